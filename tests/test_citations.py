@@ -410,3 +410,88 @@ def test_human_sample_equals_ppi_python(tuning, lam, measure):
         assert row["ppi_low"] == pytest.approx(float(np.ravel(low)[0]), rel=1e-9, abs=1e-12)
         assert row["ppi_high"] == pytest.approx(float(np.ravel(high)[0]), rel=1e-9, abs=1e-12)
         assert row["model"] == pytest.approx(float(yhat[inside].mean()), rel=1e-12)
+
+
+# ------------------------------------------------- a human sample of the sentences
+def _sentences_sampled(truth: list[dict], chosen: set[int]) -> list[dict]:
+    """The human records of the sentences ``chosen`` (flat indices over every answer's
+    sentences): every sentence of every answer listed, the chosen ones with their true
+    labels, the others with none."""
+    out, k = [], 0
+    for record in truth:
+        sentences = []
+        for sentence in record["sentences"]:
+            sentences.append(sentence if k in chosen else {"citations": [
+                {"docid": c["docid"]} for c in sentence["citations"]]})
+            k += 1
+        out.append({**record, "sentences": sentences})
+    return out
+
+
+def _sentence_values(model: list[dict], truth: list[dict], measure: str
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per sentence z under the truth and the model (``z = P_s·c·N``, ``c = 1/(T_s·D_a)``,
+    the run's sentences P_s and answers T_s), its run and the model's support code."""
+    from irscale.text.citations import sentence_scores, sentence_support
+
+    m, t = read_citations(model), read_citations(truth)
+    top, bottom = sentence_scores(m, measure)
+    true_top = sentence_scores(t, measure)[0]
+    total = np.bincount(m.sentence, weights=bottom)
+    c = np.divide(1.0, total, out=np.zeros(len(total)), where=total > 0)[m.sentence]
+    run = np.asarray(m.run)[m.sentence]
+    scale = np.array([(run == r).sum() / m.run.count(r) for r in run])
+    return scale * c * true_top, scale * c * top, run, sentence_support(m, "the test")
+
+
+@pytest.mark.parametrize(("tuning", "lam"), [("ppi++", None), ("ppi", 1), ("classical", 0)])
+@pytest.mark.parametrize("measure", ["citation_recall", "citation_precision", "ais",
+                                     "support_precision", "support_recall"])
+def test_sentence_designs_equal_ppi_python(tuning, lam, measure):
+    """The uniform design is ppi-python's ppi_mean_ci (and its point estimate) on the
+    sentences' z = P_s·c·N of each run (human of the sampled sentences, model of all); the
+    stratified design is ppi-python's per stratum of the model's support, weighted by the
+    strata's shares (the variance by their squares)."""
+    ppi_py = pytest.importorskip("ppi_py")
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(5)
+    model, truth = _collection(rng, 2, 30)
+    z, zhat, run, support = _sentence_values(model, truth, measure)
+    chosen = np.sort(rng.choice(len(z), 90, replace=False))
+    found = evaluate_citations(model, measure, human_sample=_sentences_sampled(
+        truth, set(chosen.tolist())), design="uniform", tuning=tuning, alpha=0.1).to_frame()
+    for r, row in zip(("r0", "r1"), found.itertuples(), strict=True):
+        inside = run == r
+        picked = chosen[run[chosen] == r]
+        low, high = ppi_py.ppi_mean_ci(z[picked], zhat[picked], zhat[inside], alpha=0.1,
+                                       lam=lam)
+        point = ppi_py.ppi_mean_pointestimate(z[picked], zhat[picked], zhat[inside], lam=lam)
+        assert row.run == r and row.labelled == len(picked) and row.units == inside.sum()
+        assert row.ppi == pytest.approx(float(np.ravel(point)[0]), rel=1e-9, abs=1e-12)
+        assert row.ppi_low == pytest.approx(float(np.ravel(low)[0]), rel=1e-9, abs=1e-12)
+        assert row.ppi_high == pytest.approx(float(np.ravel(high)[0]), rel=1e-9, abs=1e-12)
+        assert row.model == pytest.approx(float(zhat[inside].mean()), rel=1e-12)
+    strata = np.concatenate([rng.choice(np.flatnonzero((run == r) & (support == h)), 8,
+                                        replace=False) for r in ("r0", "r1")
+                             for h in range(3)])
+    found = evaluate_citations(model, measure, human_sample=_sentences_sampled(
+        truth, set(strata.tolist())), design="stratified", tuning=tuning,
+        alpha=0.1).to_frame()
+    q = norm.ppf(0.95)
+    for r, row in zip(("r0", "r1"), found.itertuples(), strict=True):
+        estimate = variance = 0.0
+        for h in range(3):
+            inside = (run == r) & (support == h)
+            picked = strata[inside[strata]]
+            weight = inside.sum() / (run == r).sum()
+            # a stratum whose model values are all equal: λ = 0 (PPI++'s 0/0, irscale's)
+            tuned = 0 if lam is None and np.ptp(zhat[inside]) == 0 else lam
+            low, high = ppi_py.ppi_mean_ci(z[picked], zhat[picked], zhat[inside],
+                                           alpha=0.1, lam=tuned)
+            estimate += weight * float(np.ravel(ppi_py.ppi_mean_pointestimate(
+                z[picked], zhat[picked], zhat[inside], lam=tuned))[0])
+            variance += (weight * float(np.ravel(high - low)[0]) / (2 * q)) ** 2
+        assert row.ppi == pytest.approx(estimate, rel=1e-9, abs=1e-12)
+        assert row.ppi_high - row.ppi == pytest.approx(q * np.sqrt(variance), rel=1e-6,
+                                                       abs=1e-12)

@@ -1,7 +1,8 @@
 """irscale.labels.audit against its references: the agreement against scikit-learn's
 ``cohen_kappa_score`` (every weighting) and the ``krippendorff`` package, τ_b against
 scipy's ``kendalltau``, RBO against the ``rbo`` package, the bias model against
-statsmodels' MixedLM, and the same of the audit of nugget assignments on generated files;
+statsmodels' MixedLM, and the same of the audits of nugget assignments and of citation
+support labels on generated files;
 and simulations: a judge that upgrades one run's documents is flagged with high power, a
 judge with no bias on any run raises false alarms at most at α."""
 
@@ -16,7 +17,7 @@ import pytest
 
 from irscale.datasets import synthetic_collection
 from irscale.errors import AlignmentError, InputError, MeasureError, ParameterError
-from irscale.labels import audit, audit_assignments
+from irscale.labels import audit, audit_assignments, audit_citations
 from irscale.labels.audit import (
     BOTH,
     HUMAN_ONLY,
@@ -367,3 +368,173 @@ def test_assignment_audit_refuses_a_qrels_and_its_measures(tmp_path):
         audit_assignments(human, [str(qrels)], n_boot=10)
     with pytest.raises(MeasureError, match="ndcg"):
         audit_assignments(human, {"m": human}, measure="ndcg", n_boot=10)
+
+
+# ---------------------------------------------------------------- citation support labels
+SUPPORT_NAMES = ("not_supported", "partially_supported", "supported")
+
+
+def support_labels(rng: np.random.Generator, quality: np.ndarray, shape: tuple[int, ...]
+                   ) -> dict:
+    """Human support labels of topics × runs × sentences: per sentence its cited passages
+    (0 to 3) and labels ``(kind, passage) → grade``, the sentence's own under
+    ``("support", "")``; a sentence citing nothing is not supported, one citing one
+    passage has its citation's grade."""
+    n_t, n_r, n_s = shape
+    answers = {}
+    for t in range(n_t):
+        for r in range(n_r):
+            sentences = []
+            for k in range(n_s):
+                cited = [f"p{t}.{r}.{k}.{c}" for c in range(rng.integers(0, 4))]
+                grade = int(np.clip(np.round(rng.normal(1 + quality[r], 0.9)), 0, 2))
+                labels = {("support", ""): grade if cited else 0}
+                for c in cited:
+                    labels[("citation support", c)] = grade if len(cited) == 1 else \
+                        int(rng.integers(0, 3))
+                    if len(cited) > 1:
+                        labels[("without", c)] = int(rng.integers(0, 3))
+                sentences.append((cited, labels))
+            answers[(f"t{t}", f"r{r}")] = sentences
+    return answers
+
+
+def relabelled(rng: np.random.Generator, answers: dict, share: float) -> dict:
+    """``answers`` with a ``share`` of the labels redrawn, the rules kept."""
+    out = {}
+    for key, sentences in answers.items():
+        out[key] = []
+        for cited, labels in sentences:
+            new = {k: int(rng.integers(0, 3)) if rng.random() < share else v
+                   for k, v in labels.items()}
+            if not cited:
+                new[("support", "")] = 0
+            if len(cited) == 1:
+                new[("citation support", cited[0])] = new[("support", "")]
+            out[key].append((cited, new))
+    return out
+
+
+def support_records(answers: dict, drop: set = frozenset()) -> list[dict]:
+    """The records of ``answers``, the labels named in ``drop`` ((topic, run, sentence,
+    kind, passage)) left out."""
+    records = []
+    for (topic, run), sentences in answers.items():
+        out = []
+        for k, (cited, labels) in enumerate(sentences, start=1):
+            def given(kind, c, labels=labels, where=(topic, run, k)):
+                return (kind, c) in labels and (*where, kind, c) not in drop
+
+            sentence = {"citations": [
+                {"docid": c, **({"support": SUPPORT_NAMES[labels[("citation support", c)]]}
+                                if given("citation support", c) else {}),
+                 **({"without": SUPPORT_NAMES[labels[("without", c)]]}
+                    if given("without", c) else {})} for c in cited]}
+            if given("support", ""):
+                sentence["support"] = SUPPORT_NAMES[labels[("support", "")]]
+            out.append(sentence)
+        records.append({"qid": topic, "run_id": run, "sentences": out})
+    return records
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_citation_audit_against_references(seed, tmp_path):
+    """On generated support judgments (a human sample of the ``without`` labels and of the
+    citations' own where the sentence's stands for them, a record the model lacks): κ
+    unweighted, linear and quadratic are scikit-learn's ``cohen_kappa_score`` and α
+    ordinal the ``krippendorff`` package's over the labels both give on the compared
+    topics, matched by (topic, run, sentence, passage, label); τ_b is scipy's
+    ``kendalltau`` and RBO the ``rbo`` package's of the runs' mean citation recall and AIS
+    computed here; the bias's run effects are the mean differences (a complete table),
+    and statsmodels' MixedLM's; the labels one side only gives are counted."""
+    rng = np.random.default_rng(seed)
+    n_t, n_r, n_s = 7, 5, 4
+    quality = np.linspace(-0.8, 0.8, n_r)
+    human = support_labels(rng, quality, (n_t, n_r, n_s))
+    model = relabelled(rng, human, 0.35)
+    drop = {(t, r, k, kind, c) for (t, r), sentences in human.items()
+            for k, (cited, labels) in enumerate(sentences, start=1)
+            for kind, c in labels
+            if (kind == "without" and rng.random() < 0.4)
+            or (kind == "citation support" and len(cited) == 1 and rng.random() < 0.5)}
+    human_file = write_jsonl(tmp_path / "human.jsonl", support_records(human, drop))
+    del model[("t0", "r1")]
+    model_file = write_jsonl(tmp_path / "model.jsonl", support_records(model))
+    topics = [f"t{t}" for t in range(1, n_t)]  # t0 lacks run r1's model record
+    runs = [f"r{r}" for r in range(n_r)]
+    h, j = [], []
+    for topic in topics:
+        for run in runs:
+            for k, (_, labels) in enumerate(human[(topic, run)], start=1):
+                for (kind, c), grade in labels.items():
+                    if (topic, run, k, kind, c) not in drop:
+                        h.append(grade)
+                        j.append(model[(topic, run)][k - 1][1][(kind, c)])
+    for measure, credit in (("citation_recall", lambda g: float(g == 2)),
+                            ("ais", lambda g: g / 2)):
+        result = audit_citations(human_file, [model_file], measure=measure, n_boot=30,
+                                 top_k=3, rng=seed)
+        found = result.judge("model")
+        agreement = found.agreement.set_index("statistic")["estimate"]
+        for name, weights in (("kappa", None), ("kappa_linear", "linear"),
+                              ("kappa_quadratic", "quadratic")):
+            assert agreement[name] == pytest.approx(
+                sklearn_metrics.cohen_kappa_score(j, h, weights=weights), abs=1e-12)
+        assert agreement["alpha_ordinal"] == pytest.approx(krippendorff.alpha(
+            reliability_data=np.vstack([h, j]).astype(float), level_of_measurement="ordinal",
+            value_domain=np.unique(np.concatenate([h, j]))), abs=1e-12)
+
+        def scores(answers: dict, credit=credit) -> np.ndarray:
+            return np.array([[np.mean([credit(labels[("support", "")])
+                                       for _, labels in answers[(topic, run)]])
+                              for run in runs] for topic in topics])
+
+        h_scores, j_scores = scores(human), scores(model)
+        ranking = found.ranking.set_index("statistic")["estimate"]
+        assert ranking["tau_b"] == pytest.approx(sps.kendalltau(
+            h_scores.mean(axis=0), j_scores.mean(axis=0)).statistic, abs=1e-12)
+        h_order = np.argsort(-h_scores.mean(axis=0), kind="stable")
+        j_order = np.argsort(-j_scores.mean(axis=0), kind="stable")
+        if len(set(h_scores.mean(axis=0))) == n_r and len(set(j_scores.mean(axis=0))) == n_r:
+            assert ranking["rbo"] == pytest.approx(rbo_package.RankingSimilarity(
+                list(h_order), list(j_order)).rbo_ext(p=0.9), abs=1e-9)
+        diff = j_scores - h_scores
+        assert found.bias["beta"].to_numpy() == pytest.approx(diff.mean(axis=0), abs=1e-8)
+        frame = pd.DataFrame({"y": diff.ravel(), "run": np.tile(runs, len(topics)),
+                              "topic": np.repeat(topics, n_r)})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = sm.MixedLM.from_formula("y ~ 0 + C(run)", frame, groups="topic").fit(
+                reml=True)
+        assert found.bias["beta"].to_numpy() == pytest.approx(fit.fe_params.to_numpy(),
+                                                              abs=1e-6)
+    assert found.topics == n_t - 1
+    coverage = dict(zip(found.coverage["what"], found.coverage["count"], strict=True))
+    assert coverage["items labelled by both (compared topics and runs)"] == len(h)
+    assert coverage["items labelled by the judge only (compared topics and runs)"] == \
+        sum(1 for t, r, *_ in drop if t in topics)
+    assert coverage["items labelled by the humans only (compared topics and runs)"] == 0
+    assert coverage["records (topic, run) of the humans only"] == 1
+    assert found.unjudged["items_both"].sum() == len(h)
+
+
+def test_citation_audit_refuses_other_answers_and_measures(tmp_path):
+    """A record of the same (topic, run) citing another passage is refused naming the
+    model's file, line and text; a measure of qrels is no citation measure; a model's
+    file of nugget assignments is refused naming its file and line."""
+    rng = np.random.default_rng(1)
+    human = support_labels(rng, np.zeros(3), (3, 3, 2))
+    records = support_records(human)
+    other = json.loads(json.dumps(records))
+    cited = next(s for s in other[4]["sentences"] if s["citations"])
+    cited["citations"][0]["docid"] = "elsewhere"
+    path = write_jsonl(tmp_path / "model.jsonl", other)
+    with pytest.raises(InputError, match=r"model\.jsonl, line 5: .*'elsewhere'.* is here "
+                                         r"and not in the human"):
+        audit_citations(records, [path], n_boot=10)
+    with pytest.raises(ParameterError, match="ndcg"):
+        audit_citations(records, {"m": records}, measure="ndcg", n_boot=10)
+    nuggets = write_jsonl(tmp_path / "nuggets.jsonl", [{"qid": "t0", "run_id": "r0",
+                                                        "nuggets": []}])
+    with pytest.raises(InputError, match=r"nuggets\.jsonl.*line 1"):
+        audit_citations(records, [nuggets], n_boot=10)

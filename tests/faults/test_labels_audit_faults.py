@@ -4,7 +4,9 @@ top-k beyond the runs, options outside their domains, outputs that exist or are 
 and the runs that succeed: partial topics stated, every format. With ``--assignments``:
 faulty human and model assignment files, a qrels given for either, models that share no
 run, topic or nugget with the humans, a nugget whose importance differs, the options of
-the qrels audit refused."""
+the qrels audit refused. With ``--citations``: the same of support judgment files, and
+records of the same (topic, run) that are not the same answer (a sentence, a cited
+passage of one file only)."""
 
 from __future__ import annotations
 
@@ -87,6 +89,54 @@ ASSIGN = ["labels", "audit", "--assignments", "h.jsonl", "--judge", "m.jsonl", "
 def assign_with(human: str = "h.jsonl", judge: str = "m.jsonl") -> list[str]:
     return ["labels", "audit", "--assignments", human, "--judge", judge, "-B", "20",
             "--top-k", "2"]
+
+
+# ------------------------------------------------------------ citation support files
+SUPPORT_NAMES = ("not_supported", "partially_supported", "supported")
+
+
+def citation_lines(grades: list, *, run: str = "r", runs: int = 3, topic: str = "",
+                   topics: int = 3, doc: str = "d", sentences: int = 3,
+                   sentence: bool = True, cite: bool = True) -> list[str]:
+    """JSON lines of the support judgments of ``grades`` (topics × runs × sentences):
+    every sentence citing one passage ``{doc}{k}``, its label given on the sentence
+    (``sentence``) and on its citation (``cite``); the first ``sentences`` sentences of the
+    first ``runs`` runs and ``topics`` topics."""
+    return [json.dumps({"qid": f"{topic}{t + 1}", "run_id": f"{run}{r}", "sentences": [
+        {**({"support": SUPPORT_NAMES[g]} if sentence else {}), "citations": [
+            {"docid": f"{doc}{k}", **({"support": SUPPORT_NAMES[g]} if cite else {})}]}
+        for k, g in enumerate(row[:sentences])]})
+        for t, by_run in enumerate(grades[:topics]) for r, row in enumerate(by_run[:runs])]
+
+
+def citation_text(grades: list, **options) -> bytes:
+    return text(citation_lines(grades, **options))
+
+
+FILES.update({"hc.jsonl": citation_text(HUMAN_GRADES), "mc.jsonl": citation_text(
+    MODEL_GRADES)})
+
+
+def cite_with(human: str = "hc.jsonl", judge: str = "mc.jsonl") -> list[str]:
+    return ["labels", "audit", "--citations", human, "--judge", judge, "-B", "20",
+            "--top-k", "2"]
+
+
+CITE = cite_with()
+
+
+def _json_states(judge: str, topics: int, counts: dict[str, int]):
+    """A check: the JSON tables of ``judge`` compare ``topics`` topics and count, in its
+    coverage table, each row whose text starts with a key of ``counts``."""
+    def check(result, ws, run) -> None:
+        found = json.loads(result.out)
+        assert found["summary"][0]["topics"] == topics, result.out[:400]
+        coverage = {row["what"]: row["count"] for row in found["judges"][judge]["coverage"]}
+        for start, count in counts.items():
+            rows = [v for what, v in coverage.items() if what.startswith(start)]
+            assert rows == [count], (start, coverage)
+
+    return check
 
 
 def _coverage_states(*needles: str):
@@ -214,6 +264,85 @@ CASES = [
         "ndcg"),
     bad("assignments-audit-top-k-beyond-runs", [*ASSIGN[:-1], "4"], opt("--top-k"),
         "runs of the human assignments"),
+    # ======================================================== labels audit --citations
+    good("citations-audit", CITE, output_contains(
+        "kappa_quadratic", "alpha_ordinal", "tau_ap", "confusion of the support labels",
+        "items labelled by the judge only", "items_both", "human citations")),
+    good("citations-audit-csv", [*CITE, "--format", "csv"],
+         output_contains("judge,topics,kappa", "judge_only_items", "mc,3,")),
+    good("citations-audit-json", [*CITE, "--format", "json"],
+         output_contains('"decisions"', '"coverage"')),
+    good("citations-audit-options", [*CITE, "-m", "citation_precision", "--max-citations",
+                                     "1", "--test", "sign", "--correction", "bonferroni",
+                                     "--seed", "2", "--rbo-p", "0.5"]),
+    # a human sample of the labels (the sentences' only): the model's others are counted
+    good("citations-audit-human-sample", [*cite_with(human="s.jsonl"), "--format", "csv"],
+         output_contains(",27,0\n"), files={"s.jsonl": citation_text(HUMAN_GRADES,
+                                                                     cite=False)}),
+    # a record of the humans only: stated in the coverage, its topic left out
+    good("citations-audit-record-of-humans-only", [*cite_with(judge="x.jsonl"), "--format",
+                                                   "json"],
+         _json_states("x", 2, {"records (topic, run) of the humans only": 1,
+                               "topics of the humans left out": 1,
+                               "items labelled by both on topics": 12}),
+         files={"x.jsonl": text(citation_lines(MODEL_GRADES)[1:])}),
+    good("citations-audit-two-models", [*CITE, "--judge", "m2.jsonl", "--format", "csv"],
+         output_contains("m2,3,"), files={"m2.jsonl": citation_text(HUMAN_GRADES)}),
+    bad("citations-audit-qrels-judge", cite_with(judge="qrels.txt"), "qrels.txt", "line 1"),
+    bad("citations-audit-qrels-human", cite_with(human="h.txt"), "h.txt", "line 1"),
+    bad("citations-audit-assignments-judge", cite_with(judge="m.jsonl"), "m.jsonl",
+        "line 1"),
+    bad("citations-audit-bad-model-line", cite_with(judge="x.jsonl"), "x.jsonl", "line 2",
+        "'maybe' is not a support label", files={"x.jsonl": text([
+            *citation_lines(MODEL_GRADES)[:1],
+            citation_lines(MODEL_GRADES)[1].replace('"supported"', '"maybe"'),
+            *citation_lines(MODEL_GRADES)[2:]])}),
+    bad("citations-audit-bad-human-line", cite_with(human="x.jsonl"), "x.jsonl", "line 3",
+        '{"qid": "1", "run_id"', files={"x.jsonl": text([
+            *citation_lines(HUMAN_GRADES)[:2], '{"qid": "1", "run_id"',
+            *citation_lines(HUMAN_GRADES)[3:]])}),
+    bad("citations-audit-model-missing", cite_with(judge="nosuch.jsonl"), "nosuch.jsonl"),
+    bad("citations-audit-human-missing", cite_with(human="nosuch.jsonl"), "nosuch.jsonl"),
+    bad("citations-audit-no-run-in-common", cite_with(judge="x.jsonl"), "x.jsonl",
+        "share 0 runs", files={"x.jsonl": citation_text(MODEL_GRADES, run="z")}),
+    bad("citations-audit-one-run-in-common", cite_with(judge="x.jsonl"), "x.jsonl",
+        "share 1 run", files={"x.jsonl": citation_text(MODEL_GRADES, runs=1)}),
+    bad("citations-audit-no-topic-in-common", cite_with(judge="x.jsonl"), "x.jsonl",
+        "on 0 topics", files={"x.jsonl": citation_text(MODEL_GRADES, topic="x")}),
+    bad("citations-audit-one-topic-in-common", cite_with(judge="x.jsonl"), "x.jsonl",
+        "on 1 topic:", files={"x.jsonl": citation_text(MODEL_GRADES, topics=1)}),
+    bad("citations-audit-no-label-in-common", cite_with(human="s.jsonl", judge="x.jsonl"),
+        "x.jsonl", "no support label in common", files={
+            "s.jsonl": citation_text(HUMAN_GRADES, cite=False),
+            "x.jsonl": citation_text(MODEL_GRADES, sentence=False)}),
+    # records of one (topic, run) that are not the same answer
+    bad("citations-audit-sentence-of-the-humans-only", cite_with(judge="x.jsonl"), "x.jsonl",
+        "line 1", "sentence 3 of (topic '1', run 'r0') is in the human support judgments "
+        "(hc.jsonl, line 1) and not here", files={"x.jsonl": citation_text(
+            MODEL_GRADES, sentences=2)}),
+    bad("citations-audit-sentence-of-the-model-only", cite_with(human="s.jsonl"), "mc.jsonl",
+        "line 1", "sentence 3 of (topic '1', run 'r0') is here and not in the human support "
+        "judgments (s.jsonl, line 1)", files={"s.jsonl": citation_text(HUMAN_GRADES,
+                                                                       sentences=2)}),
+    bad("citations-audit-passage-differs", cite_with(judge="x.jsonl"), "x.jsonl",
+        "line 1", "sentence 1's citation of 'd0' of (topic '1', run 'r0') is in the human "
+        "support judgments (hc.jsonl, line 1) and not here",
+        files={"x.jsonl": citation_text(MODEL_GRADES, doc="z")}),
+    bad("citations-audit-with-runs", [*CITE[:4], "a.run", *CITE[4:]],
+        "human support judgments only"),
+    bad("citations-audit-and-assignments", [*CITE, "--assignments"],
+        "--assignments and --citations"),
+    bad("citations-audit-samples", [*CITE, "--judge", "hc.jsonl", "--samples"],
+        "--samples applies only without --citations"),
+    bad("citations-audit-relevance-level", [*CITE, "-l", "2"],
+        "applies only without --citations"),
+    bad("citations-audit-qrels-measure", [*CITE, "-m", "ndcg"], "citation measure", "ndcg"),
+    bad("citations-audit-max-citations-0", [*CITE, "--max-citations", "0"],
+        opt("--max-citations")),
+    bad("max-citations-without-citations", [*ASSIGN, "--max-citations", "2"],
+        "--max-citations applies only with --citations"),
+    bad("citations-audit-top-k-beyond-runs", [*CITE[:-1], "4"], opt("--top-k"),
+        "runs of the human support judgments"),
     *_with_files(trec_file_faults("audit-judge", "qrels", lambda name: audit_with(
         judge=name), audit_with(), name="j/qrels.txt")),
     *_with_files(trec_file_faults("audit-run", "run", lambda name: [

@@ -185,6 +185,19 @@ CITE_HUMAN = text([line("q1", sentence(cite("d1", "supported", without="supporte
                    line("q2", sentence(cite("d3", "not_supported")), run_id="cite")])
 
 
+#: A human sample of the model's sentences (3 of 6): every sentence listed, those not
+#: sampled without a label.
+SENTENCES = [line("q1", sentence(cite("d1", "not_supported")),
+                  sentence({"docid": "d2"}, {"docid": "d3"}), run_id="sysM"),
+             line("q2", sentence({"docid": "d1"}),
+                  sentence(cite("d2", "not_supported", without="not_supported"),
+                           cite("d3", "supported", without="not_supported"),
+                           support="supported"), run_id="sysM"),
+             line("q3", sentence(cite("d1", "supported")),
+                  sentence({"docid": "d2"}, {"docid": "d3"}), run_id="sysM")]
+SENTENCE_FILES = {**PPI_FILES, "sentences.jsonl": text(SENTENCES)}
+
+
 def sample(*extra: str, human: str = "h.jsonl") -> list[str]:
     return ["text", "citations", "model.jsonl", "--human-sample", human, *extra]
 
@@ -216,9 +229,37 @@ CASES += [
         "citation 1 has no 'support'", files=human(2, line(
             "q2", sentence(cite("d1")), sentence({"docid": "d2"}, cite("d3"),
                                                  support="supported"), run_id="sysM"))),
-    # ---- a ratio's sample must be whole answers: the sentence designs are refused
-    err("sample-sentence-design", sample("--design", "uniform", human="human.jsonl"),
-        "--design", "relabels whole answers", files=PPI_FILES),
+    # ---- a sample of the sentences: every sentence listed, the sampled ones labelled
+    ok("sample-sentences-uniform", sample("--design", "uniform", "-m", "citation_precision",
+                                          human="sentences.jsonl"),
+       output_contains("uniform design", "sysM"), files=SENTENCE_FILES),
+    ok("sample-sentences-per-answer", sample("--design", "uniform", "-q",
+                                             human="sentences.jsonl"),
+       output_contains("q1", "all"), files=SENTENCE_FILES),
+    err("sample-sentences-too-few", sample("--design", "uniform"),
+        "1 sentence(s) of run 'sysM'", "2 at least",
+        files={**SENTENCE_FILES, "h.jsonl": text(SENTENCES[:1])}),
+    err("sample-sentences-stratum-too-small", sample("--design", "stratified",
+                                                     human="sentences.jsonl"),
+        "stratified design", "0 sentence(s) of run 'sysM' the model labels not_supported",
+        files=SENTENCE_FILES),
+    err("sample-sentence-label-missing", sample("--design", "uniform", "-m",
+                                                "citation_recall"),
+        "h.jsonl", "line 2", "sentence 2 has no 'support'", files={
+            **SENTENCE_FILES, "h.jsonl": text([SENTENCES[0], line(
+                "q2", sentence(cite("d1")), sentence(cite("d2"), cite("d3", "supported")),
+                run_id="sysM")])}),
+    err("sample-sentences-not-all-listed", sample("--design", "uniform"), "h.jsonl",
+        "line 1", "1 sentence(s)", "every sentence", files={**SENTENCE_FILES, "h.jsonl": text(
+            [line("q1", sentence(cite("d1", "not_supported")), run_id="sysM"),
+             *SENTENCES[1:]])}),
+    err("sample-sentences-other-passage", sample("--design", "uniform"), "h.jsonl",
+        "line 3", "sentence 2 cites passage 'd9' here", "'d9'", files={
+            **SENTENCE_FILES, "h.jsonl": text([*SENTENCES[:2], line(
+                "q3", sentence(cite("d1", "supported")),
+                sentence({"docid": "d2"}, {"docid": "d9"}), run_id="sysM")])}),
+    err("sample-inclusion-design", sample("--design", "inclusion", human="human.jsonl"),
+        "--design", "no inclusion probability", files=PPI_FILES),
     err("sample-unknown-design", sample("--design", "topics", human="human.jsonl"),
         "--design", "invalid choice: 'topics'", files=PPI_FILES),
     err("sample-options-without-sample", cli("--alpha", "0.1"), "--alpha",
@@ -249,8 +290,8 @@ def test_citations(case, ws, run_cli):
      ParameterError, "tuning= applies to a human sample"),
     (lambda: evaluate_citations([json.loads(r) for r in MODEL],
                                 human_sample=[json.loads(r) for r in HUMAN],
-                                design="stratified"),
-     ParameterError, "relabels whole answers"),
+                                design="inclusion"),
+     ParameterError, "no inclusion probability"),
     (lambda: evaluate_citations([json.loads(r) for r in MODEL],
                                 human_sample=[json.loads(r) for r in HUMAN], alpha=1.5),
      ParameterError, "alpha"),
@@ -259,7 +300,7 @@ def test_citations(case, ws, run_cli):
      InputError, "2 at least"),
 ], ids=["records-without-run", "records-twice", "bytes-sentences-not-list",
         "max-citations-zero", "evaluate-names-the-runner", "tuning-without-sample",
-        "sentence-design", "alpha-out-of-range", "sample-too-small"])
+        "inclusion-design", "alpha-out-of-range", "sample-too-small"])
 def test_api_refuses(call, error, needle):
     """The API refuses what the command line refuses, by the same declarations."""
     with pytest.raises(error, match=needle.replace("(", r"\(")):

@@ -270,39 +270,72 @@ def _refuse_small(run: str, n: int, total: int, unit: str) -> InputError:
                       f"an interval needs 2 at least; relabel more of its {unit}s")
 
 
+@dataclass(frozen=True)
+class ItemSample:
+    """The items of one measure under an item design, of whatever records (nuggets,
+    sentences): per item its answer (``record``), its coefficient ``c`` (the answer's
+    score is ``Σ c·s`` over its items, module documentation), the model's credit
+    ``s_model`` and its ``stratum``; per answer its ``run`` and ``topic``; per sampled item
+    its place among the items (``item``), its human credit ``s_human``, π (``prob``) and
+    the file and line it was read from (``where[j]``); ``unit``: the item, in the errors."""
+
+    record: np.ndarray
+    c: np.ndarray
+    s_model: np.ndarray
+    stratum: np.ndarray
+    run: Sequence[str]
+    topic: Sequence[str]
+    item: np.ndarray
+    s_human: np.ndarray
+    prob: np.ndarray
+    where: Sequence[tuple[str, int]]
+    unit: str = "nugget"
+
+
 def _item_rows(model: Assignments, sample: HumanSample, label: str, family: str,
                design: str, tuning: str, alpha: float) -> tuple[list[dict[str, Any]],
                                                                 list[dict[str, Any]]]:
     """The rows of the runs and of the answers of one measure under an item design."""
     w = nugget_weights(model, family[0])
     total = np.bincount(model.record, weights=w, minlength=len(model))
-    c = w / total[model.record]  # the answer's score is Σ c·s (module documentation)
     table = credit_table(family)
-    s_model = table[model.credit]
-    s_human = table[sample.credit]
-    stratum = np.asarray(ASSIGNMENT, dtype=object)[model.credit]
-    runs = np.asarray(model.run, dtype=object)
+    return item_rows(ItemSample(
+        model.record, w / total[model.record], table[model.credit],
+        np.asarray(ASSIGNMENT, dtype=object)[model.credit], model.run, model.topic,
+        sample.item, table[sample.credit], sample.prob,
+        [sample.where[int(k)] for k in sample.record]), label, design, tuning, alpha)
+
+
+def item_rows(items: ItemSample, label: str, design: str, tuning: str, alpha: float
+              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of the runs and of the answers of the measure ``label`` under an item
+    design (module documentation), the items and their sample ``items``."""
+    n_answers = len(items.run)
+    runs = np.asarray(items.run, dtype=object)
     run_rows: list[dict[str, Any]] = []
     topic_rows: list[dict[str, Any]] = []
-    answer_values = np.bincount(model.record, weights=c * s_model, minlength=len(model))
-    for run in dict.fromkeys(model.run):
+    answer_values = np.bincount(items.record, weights=items.c * items.s_model,
+                                minlength=n_answers)
+    unit = items.unit
+    for run in dict.fromkeys(items.run):
         answers = np.flatnonzero(runs == run)
-        domain = np.flatnonzero(runs[model.record] == run)
-        picked = runs[model.record[sample.item]] == run
-        mine, n = sample.item[picked], int(picked.sum())
+        domain = np.flatnonzero(runs[items.record] == run)
+        picked = runs[items.record[items.item]] == run
+        mine, n = items.item[picked], int(picked.sum())
         if n < 2:
-            raise _refuse_small(run, n, len(domain), "nugget")
+            raise _refuse_small(run, n, len(domain), unit)
         scale = 1.0 if design == "inclusion" else float(len(domain))
-        base = c / len(answers) * scale
-        options = _design_options(design, stratum[mine], stratum[domain], sample.prob[picked],
-                                  "{n} nugget(s) of run " + _literal(repr(run)) +
-                                  " the model labels {h}")
+        base = items.c / len(answers) * scale
+        options = _design_options(design, items.stratum[mine], items.stratum[domain],
+                                  items.prob[picked], f"{{n}} {unit}(s) of run " +
+                                  _literal(repr(run)) + " the model labels {h}")
         try:
-            row = _estimates(base[mine] * s_human[picked], base[mine] * s_model[mine],
-                             base[domain] * s_model[domain], design, tuning, alpha, **options)
+            row = _estimates(base[mine] * items.s_human[picked],
+                             base[mine] * items.s_model[mine],
+                             base[domain] * items.s_model[domain], design, tuning, alpha,
+                             **options)
         except InclusionOverflow as overflow:
-            j = int(np.flatnonzero(picked)[overflow.row])
-            source, line = sample.where[int(sample.record[j])]
+            source, line = items.where[int(np.flatnonzero(picked)[overflow.row])]
             raise InputError(f"inclusion probability {overflow.prob:.6g} is too small for the "
                              "Horvitz–Thompson estimator: its variance, a sum of (1 − π)/π² "
                              "times squared contributions, overflows the largest double",
@@ -310,32 +343,32 @@ def _item_rows(model: Assignments, sample: HumanSample, label: str, family: str,
         model_score = float(answer_values[answers].mean())
         run_rows.append(_row(label, run, "all", model_score, row, n, len(domain)))
         for a in answers:
-            topic_rows.append(_answer_row(label, run, model, int(a), c, s_model, s_human,
-                                          sample, stratum, picked, design, tuning, alpha,
-                                          float(answer_values[a])))
+            topic_rows.append(_answer_row(label, run, items, int(a), picked, design, tuning,
+                                          alpha, float(answer_values[a])))
     return run_rows, topic_rows
 
 
-def _answer_row(label: str, run: str, model: Assignments, a: int, c: np.ndarray,
-                s_model: np.ndarray, s_human: np.ndarray, sample: HumanSample,
-                stratum: np.ndarray, picked: np.ndarray, design: str, tuning: str,
-                alpha: float, model_score: float) -> dict[str, Any]:
+def _answer_row(label: str, run: str, items: ItemSample, a: int, picked: np.ndarray,
+                design: str, tuning: str, alpha: float, model_score: float) -> dict[str, Any]:
     """The row of answer ``a`` (blank estimates where its own sample allows no interval)."""
-    domain = np.flatnonzero(model.record == a)
-    inside = picked & (model.record[sample.item] == a)
-    mine = sample.item[inside]
+    domain = np.flatnonzero(items.record == a)
+    inside = picked & (items.record[items.item] == a)
+    mine = items.item[inside]
     scale = 1.0 if design == "inclusion" else float(len(domain))
+    c = items.c
     row: dict[str, float] | None = None
     if len(mine) >= 2:
-        options = _design_options(design, stratum[mine], stratum[domain], sample.prob[inside],
-                                  "{n} nugget(s) the model labels {h}")
+        options = _design_options(design, items.stratum[mine], items.stratum[domain],
+                                  items.prob[inside],
+                                  f"{{n}} {items.unit}(s) the model labels {{h}}")
         try:
-            row = _estimates(c[mine] * scale * s_human[inside], c[mine] * scale * s_model[mine],
-                             c[domain] * scale * s_model[domain], design, tuning, alpha,
-                             **options)
-        except InputError:  # a stratum of the answer with fewer than 2 sampled nuggets
+            row = _estimates(c[mine] * scale * items.s_human[inside],
+                             c[mine] * scale * items.s_model[mine],
+                             c[domain] * scale * items.s_model[domain], design, tuning,
+                             alpha, **options)
+        except InputError:  # a stratum of the answer with fewer than 2 sampled items
             row = None
-    return _row(label, run, model.topic[a], model_score, row, len(mine), len(domain))
+    return _row(label, run, items.topic[a], model_score, row, len(mine), len(domain))
 
 
 def _literal(text: str) -> str:
@@ -428,5 +461,5 @@ def assignment_estimates(model: Assignments, human: Assignments,
                                design, alpha, tuning)
 
 
-__all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "answer_rows", "assignment_estimates",
-           "match_sample"]
+__all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "ItemSample", "answer_rows",
+           "assignment_estimates", "item_rows", "match_sample"]

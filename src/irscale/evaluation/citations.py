@@ -4,8 +4,9 @@ precision, the AIS rate, the TREC 2024 RAG track's support scores): judgments
 :class:`~irscale.measures.results.Evaluation`, by the kernels of
 :mod:`irscale.text.citations`, whose module documentation states the measures. Declared
 as the ``citations`` context of the catalogue (:mod:`.contexts.citations`). With a human
-sample of the answers (``human_sample``): the scores of the model's judgments corrected on
-it, with prediction-powered intervals (:mod:`irscale.evaluation.citations_ppi`)."""
+sample of the answers or of their sentences (``human_sample``): the scores of the model's
+judgments corrected on it, with prediction-powered intervals
+(:mod:`irscale.evaluation.citations_ppi`)."""
 
 from __future__ import annotations
 
@@ -72,14 +73,17 @@ def evaluate_citations(judgments: Any,
     allow_empty : bool
         As for the other runners (every run has records, so it never applies).
     human_sample : path, bytes, list of record dicts or Citations, or a list of them
-        Human support judgments (the same JSON lines) of a simple random sample of the
-        answers of ``judgments``, which are then a model's, every sentence relabelled: the
+        Human support judgments (the same JSON lines) of a sample of the answers (or of
+        the sentences) of ``judgments``, which are then a model's: the
         scores are estimated by prediction-powered inference, the model's corrected on
         the sample (:mod:`irscale.evaluation.citations_ppi`).
-    design : {"answers"}
-        How the human sample was drawn: a uniform sample of the answers (the sentence
-        designs ``uniform``, ``stratified``, ``inclusion`` of nugget assignments are
-        refused: a judged sentence has no identity apart from its answer).
+    design : {"answers", "uniform", "stratified"}
+        How the human sample was drawn: a uniform sample of the answers, every sentence
+        relabelled; a uniform sample of the sentences; a uniform sample within each of the
+        model's support labels of a sentence. Under a sentence design a human record lists
+        every sentence of its answer and labels the sampled ones only
+        (:mod:`irscale.evaluation.citations_ppi`); ``inclusion`` is refused (a record
+        states no inclusion probability of a sentence).
     alpha : float
         The intervals' level is ``1 − alpha``.
     tuning : {"ppi++", "ppi", "classical"}

@@ -47,6 +47,8 @@ lines are the 1-based positions).
 ...                    b'"citations": ["d1", {"id": "d2", "support": 0.5}]}]}\\n')
 >>> c.topic, c.run, c.support.tolist(), c.alone.tolist(), c.without.tolist()
 (('q1',), ('A',), [2], [-1, 1], [-1, -1])
+>>> c.passage
+('d1', 'd2')
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -97,6 +100,10 @@ class Citations:
     source: str = "<citations>"
     #: The start of every record's line, for the errors of labels a measure reads.
     text: tuple[str, ...] = ()
+    #: The passage id of every citation (as ``citation``): with the record's topic and
+    #: run and the sentence's place in its answer, what names a citation's labels
+    #: (:mod:`irscale.labels.audit_citations` matches two files' labels by it).
+    passage: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.topic)
@@ -151,8 +158,9 @@ def _passage(item: Any, references: Any, where: str, fault: Any) -> str:
 
 
 def _sentence(sentence: Any, number: int, references: Any, fault: Any
-              ) -> tuple[int, list[int], list[int]]:
-    """(support, alone codes, without codes) of one sentence, its rules checked."""
+              ) -> tuple[int, list[int], list[int], list[str]]:
+    """(support, alone codes, without codes, passage ids) of one sentence, its rules
+    checked."""
     where = f"sentence {number}"
     if not isinstance(sentence, dict):
         raise fault(f"{where} is not an object")
@@ -168,13 +176,13 @@ def _sentence(sentence: Any, number: int, references: Any, fault: Any
     support = _label(sentence, "support", where, fault)
     alone: list[int] = []
     without: list[int] = []
-    seen: set[str] = set()
+    seen: dict[str, None] = {}  # (in the answer's order)
     for k, item in enumerate(cited, start=1):
         at = f"{where}, citation {k}"
         passage = _passage(item, references, at, fault)
         if passage in seen:
             raise fault(f"{at}: passage {passage!r} is cited twice by the sentence")
-        seen.add(passage)
+        seen[passage] = None
         labels = item if isinstance(item, dict) else {}
         code = _label(labels, "support", at, fault)
         if listed is not None:
@@ -188,7 +196,7 @@ def _sentence(sentence: Any, number: int, references: Any, fault: Any
         raise fault(f"{where} cites nothing, yet its support is not not_supported")
     if len(cited) == 1 and NOT_GIVEN not in (support, alone[0]) and support != alone[0]:
         raise fault(f"{where} has one citation, whose support differs from the sentence's")
-    return support, alone, without
+    return support, alone, without, list(seen)
 
 
 def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
@@ -202,24 +210,26 @@ def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, 
     citation_sentence: list[int] = []
     alone: list[int] = []
     without: list[int] = []
+    passages: list[str] = []
     for record, text, fault in records:
         _, sentences = listed(record, SENTENCE_KEYS, fault, "the answer has no sentence to "
                               "score (ALCE leaves it out of its mean: leave the record out)")
         references = record.get("references")
         for k, sentence in enumerate(sentences, start=1):
-            code, codes, left = _sentence(sentence, k, references, fault)
+            code, codes, left, cited = _sentence(sentence, k, references, fault)
             citation_sentence.extend([len(support)] * len(codes))
             sentence_record.append(len(records.topic))
             support.append(code)
             alone.extend(codes)
             without.extend(left)
+            passages.extend(cited)
         texts.append(text[:TEXT_KEPT])
     topics, runs, lines = records.keys("support judgments")
     return Citations(topics, runs, lines, np.array(sentence_record, dtype=np.int64),
                      np.array(support, dtype=np.int8),
                      np.array(citation_sentence, dtype=np.int64),
                      np.array(alone, dtype=np.int8), np.array(without, dtype=np.int8),
-                     records.source, tuple(texts))
+                     records.source, tuple(texts), tuple(passages))
 
 
 def combine_citations(parts: Iterable[Citations]) -> Citations:
@@ -231,15 +241,19 @@ def combine_citations(parts: Iterable[Citations]) -> Citations:
     check_distinct(parts)
     records = np.cumsum([0] + [len(p) for p in parts[:-1]])
     sentences = np.cumsum([0] + [len(p.sentence) for p in parts[:-1]])
-    return Citations(
-        tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
-        tuple(n for p in parts for n in p.line),
-        np.concatenate([p.sentence + o for p, o in zip(parts, records, strict=True)]),
-        np.concatenate([p.support for p in parts]),
-        np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),
-        np.concatenate([p.alone for p in parts]), np.concatenate([p.without for p in parts]),
-        ", ".join(p.source for p in parts), tuple(t for p in parts for t in p.text))
+    def joined(name: str) -> tuple[Any, ...]:
+        return tuple(chain.from_iterable(getattr(p, name) for p in parts))
 
+    def stacked(name: str) -> np.ndarray:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    return Citations(
+        joined("topic"), joined("run"), joined("line"),
+        np.concatenate([p.sentence + o for p, o in zip(parts, records, strict=True)]),
+        stacked("support"),
+        np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),
+        stacked("alone"), stacked("without"), ", ".join(p.source for p in parts),
+        joined("text"), joined("passage"))
 
 __all__ = ["NOT_GIVEN", "SUPPORT_WORDS", "Citations", "combine_citations", "read_citations",
            "support_code"]

@@ -1,6 +1,7 @@
 """Human and automatic relevance labels judged against each other: the audit of automatic
 (LLM) judges beside human qrels (:mod:`irscale.labels.audit`; model-made nugget
-assignments beside human ones, :mod:`irscale.labels.audit_assignments`) and the planning of
+assignments and citation support labels beside human ones,
+:mod:`irscale.labels.audit_assignments`, :mod:`irscale.labels.audit_citations`) and the planning of
 the human labels that prediction-powered intervals need (:mod:`irscale.labels.plan`).
 
 The aggregation of crowd labels, their agreement and the automatic judgments themselves
@@ -19,19 +20,21 @@ from ..core.lazy import lazy_package
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
     "AuditResult": ".audit", "JudgeAudit": ".audit", "audit": ".audit",
-    "audit_assignments": ".audit_assignments",
+    "audit_assignments": ".audit_assignments", "audit_citations": ".audit_citations",
     "LabelPlan": ".plan", "plan": ".plan",
     "LabelSelection": ".plan_select", "select": ".plan_select",
 }
 
 __all__: list[str] = ["AuditResult", "JudgeAudit", "LabelPlan", "LabelSelection", "audit",
-                      "audit_assignments", "plan", "select"]
+                      "audit_assignments", "audit_citations", "plan", "select"]
 
 __getattr__, __dir__ = lazy_package(__name__, _EXPORTS,
-                                    shadowed={"audit", "audit_assignments", "plan"})
+                                    shadowed={"audit", "audit_assignments",
+                                                                   "audit_citations", "plan"})
 
 if TYPE_CHECKING:  # pragma: no cover
     from .audit import AuditResult, JudgeAudit, audit
     from .audit_assignments import audit_assignments
+    from .audit_citations import audit_citations
     from .plan import LabelPlan, plan
     from .plan_select import LabelSelection, select

@@ -56,7 +56,8 @@ run tied) is left out of its interval, and the count of replicates kept is state
 
 Statistics 1 to 4 are computed from the per-topic confusions of the labels both give and
 the per-topic scores under each side (:func:`fidelity`), so that the audit of model-made
-nugget assignments (:mod:`irscale.labels.audit_assignments`) computes them as this one.
+nugget assignments (:mod:`irscale.labels.audit_assignments`) and that of citation support
+labels (:mod:`irscale.labels.audit_citations`) compute them as this one.
 """
 
 from __future__ import annotations
@@ -142,7 +143,8 @@ class AuditResult(HtmlRepr):
     ``samples``, the votes ``vote:majority`` and ``vote:dawid-skene`` after the samples),
     ``consistency`` (with ``samples``: one row a statistic of the samples' consistency;
     else None), the settings the numbers depend on and what the judges give (``subject``:
-    ``qrels``, or ``assignments``, :func:`irscale.labels.audit_assignments`)."""
+    ``qrels``, or ``assignments``, :func:`irscale.labels.audit_assignments`, or
+    ``citations``, :func:`irscale.labels.audit_citations`)."""
 
     judges: tuple[JudgeAudit, ...]
     measure: str
@@ -211,8 +213,7 @@ class AuditResult(HtmlRepr):
             parts.append(format_table(self.consistency, fmt, digits=digits,
                                       title="Consistency of the repeated samples"))
         for found in self.judges:
-            for name, title in (TITLES if self.subject == "qrels" else
-                                ASSIGNMENT_TITLES).items():
+            for name, title in SUBJECT_TITLES[self.subject].items():
                 parts.append(format_table(found.frames()[name], fmt, digits=digits,
                                           title=f"{found.judge}: {title.format(self=self)}"))
         return "\n\n".join(parts)
@@ -237,6 +238,16 @@ ASSIGNMENT_TITLES = {
     "unjudged": "nuggets of each run on the compared topics, by who labels them",
     "coverage": "items, records and topics labelled by one side only",
 }
+#: The titles of a judge's tables in the audit of citation support labels.
+CITATION_TITLES = {
+    **ASSIGNMENT_TITLES,
+    "confusion": "confusion of the support labels (0 not_supported, 1 partially_supported, "
+                 "2 supported; judge rows, human columns)",
+    "unjudged": "support labels of each run on the compared topics, by who gives them",
+}
+#: The titles of a judge's tables by what the judges give (:attr:`AuditResult.subject`).
+SUBJECT_TITLES = {"qrels": TITLES, "assignments": ASSIGNMENT_TITLES,
+                  "citations": CITATION_TITLES}
 
 
 # ---------------------------------------------------------------------------- inputs

@@ -17,8 +17,10 @@ from ..core.params import (
     Switch,
     Text,
 )
+from ..measures.citations import CITATION_FAMILIES
 from ..meta.params import PERSISTENCE
 from ..stats.names import MULTIPLE_CORRECTION
+from ..text.params import MAX_CITATIONS
 
 # ------------------------------------------------------------------ audit
 #: The measure whose per-topic values order the systems in :func:`irscale.labels.audit`:
@@ -74,6 +76,33 @@ AUDIT_ASSIGNMENTS_MODE = Param("assignments", Switch(), False, "HUMAN and every 
 AUDIT_ASSIGNMENTS = Binding((ASSIGNMENT_AUDIT_MEASURE, SIGNIFICANCE, AUDIT_TEST,
                              MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P,
                              AUDIT_TOP_K))
-#: ``irscale labels audit``: ``--assignments`` chooses the function.
+
+# ------------------------------------------------------------------ audit of citations
+#: The score whose per-topic values order the runs in
+#: :func:`irscale.labels.audit_citations`: ALCE's citation recall
+#: (:mod:`irscale.text.citations`).
+DEFAULT_CITATION_MEASURE = "citation_recall"
+CITATION_AUDIT_MEASURE = Param("measure", Names("citation measure", CITATION_FAMILIES),
+                               DEFAULT_CITATION_MEASURE, "the citation score whose means "
+                               "order the runs under the human and the model's support "
+                               "labels", ("-m", "--measure"), "MEASURE")
+AUDIT_CITATIONS_MODE = Param("citations", Switch(), False, "HUMAN and every --judge are "
+                             "support judgment files of cited answers (JSON lines, as text "
+                             "citations reads): a model's support labels audited against "
+                             "human ones, no runs", ("--citations",))
+#: :func:`irscale.labels.audit_citations`.
+AUDIT_CITATIONS = Binding((CITATION_AUDIT_MEASURE, MAX_CITATIONS, SIGNIFICANCE, AUDIT_TEST,
+                           MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P,
+                           AUDIT_TOP_K))
+#: ``irscale labels audit``: ``--assignments`` chooses the function, unless ``--citations``
+#: is given (:data:`CITATIONS_CHOICE`).
 AUDIT_CHOICE = Choice(AUDIT_ASSIGNMENTS_MODE, {False: AUDIT, True: AUDIT_ASSIGNMENTS},
-                      shared=(AUDIT_MEASURE,))
+                      shared=(AUDIT_MEASURE,), unless=(AUDIT_CITATIONS_MODE,))
+#: ``irscale labels audit --citations`` calls :func:`irscale.labels.audit_citations`:
+#: every other function's parameter it does not take is refused with it, and its own
+#: (``--max-citations``) without it.
+CITATIONS_CHOICE = Choice(AUDIT_CITATIONS_MODE, {
+    True: AUDIT_CITATIONS,
+    False: Binding(tuple({param.name: param for param in
+                          (*AUDIT.params, *AUDIT_ASSIGNMENTS.params)}.values()))},
+    shared=(AUDIT_MEASURE,))

@@ -101,9 +101,13 @@ class _Answers:
     sentence (a sentence of one citation taking its citation's when it gives none; of two,
     a citation's ``without`` being the other's label alone when not given)."""
 
-    def __init__(self, c: Citations, max_citations: int | None) -> None:
+    def __init__(self, c: Citations, max_citations: int | None,
+                 read: np.ndarray | None = None) -> None:
         self.c = c
         n = len(c.sentence)
+        #: The sentences whose labels are read (refused where missing): every one, or a
+        #: human sample's.
+        self.read = np.ones(n, dtype=bool) if read is None else read
         first = np.searchsorted(c.citation, np.arange(n))
         rank = np.arange(len(c.citation)) - first[c.citation]
         self.keep = np.ones(len(c.citation), dtype=bool) if max_citations is None \
@@ -125,7 +129,7 @@ class _Answers:
 
     def joint_for(self, measure: str) -> np.ndarray:
         """j(s) of every sentence, refused where not given."""
-        missing = np.flatnonzero(self.joint == NOT_GIVEN)
+        missing = np.flatnonzero((self.joint == NOT_GIVEN) & self.read)
         if len(missing):
             raise _missing(self.c, missing, None, "support", measure)
         return self.joint
@@ -135,19 +139,23 @@ class _Answers:
         alone = self.alone.copy()
         single = (self.count[self.cited] == 1) & (alone == NOT_GIVEN)
         alone[single] = self.joint[self.cited[single]]
-        missing = np.flatnonzero((alone == NOT_GIVEN) & (True if where is None else where))
+        missing = np.flatnonzero((alone == NOT_GIVEN) & self.read[self.cited] &
+                                 (True if where is None else where))
         if len(missing):
             raise _missing(self.c, self.cited[missing], self.kept[missing], "support",
                            measure)
         return alone
 
 
-def sentence_scores(c: Citations, measure: str, *, max_citations: int | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def sentence_scores(c: Citations, measure: str, *, max_citations: int | None = None,
+                    read: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per sentence of ``c``, the numerator and the denominator ``measure`` adds up over
     an answer's sentences (module documentation): the per-item labels of a measure before
-    it is averaged, each answer's value being Σ numerator / Σ denominator."""
-    a = _Answers(c, max_citations)
+    it is averaged, each answer's value being Σ numerator / Σ denominator. ``read``: the
+    sentences whose labels are read (a human sample of the sentences), the others' labels
+    left unread (their numerators are meaningless); default every sentence. The
+    denominator of a sentence (1, or its citations counted) reads no label."""
+    a = _Answers(c, max_citations, read)
     n = len(c.sentence)
     if measure == "citation_recall":
         return (a.joint_for(measure) == 2).astype(np.float64), np.ones(n)
@@ -159,7 +167,7 @@ def sentence_scores(c: Citations, measure: str, *, max_citations: int | None = N
         several = joint[a.cited] & (a.count[a.cited] > 1)
         alone = a.alone_for(measure, several)
         read = several & (alone != 2)
-        missing = np.flatnonzero(read & (a.without == NOT_GIVEN))
+        missing = np.flatnonzero(read & (a.without == NOT_GIVEN) & a.read[a.cited])
         if len(missing):
             raise _missing(c, a.cited[missing], a.kept[missing], "without", measure)
         superfluous = np.bincount(a.cited[read & (a.without == 2)], minlength=n)
@@ -170,6 +178,14 @@ def sentence_scores(c: Citations, measure: str, *, max_citations: int | None = N
     best = np.zeros(n)
     np.maximum.at(best, a.cited, credit)
     return best, np.ones(n)
+
+
+def sentence_support(c: Citations, reader: str, *, max_citations: int | None = None
+                     ) -> np.ndarray:
+    """The code of every sentence's support j(s) as the measures read it (0 for a sentence
+    citing nothing, its citation's for one of one citation), refused naming ``reader``
+    where a sentence gives none."""
+    return _Answers(c, max_citations).joint_for(reader)
 
 
 def citation_values(c: Citations, measures: Sequence[str], *,
@@ -186,4 +202,5 @@ def citation_values(c: Citations, measures: Sequence[str], *,
     return values
 
 
-__all__ = ["CITATIONS_EXPECTED", "DEFAULT_MEASURES", "citation_values", "sentence_scores"]
+__all__ = ["CITATIONS_EXPECTED", "DEFAULT_MEASURES", "citation_values", "sentence_scores",
+           "sentence_support"]

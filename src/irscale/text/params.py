@@ -153,14 +153,15 @@ CITATION_SAMPLE = Param("human_sample", InputFiles(), None, "human support judgm
                         "model's: each score estimated by prediction-powered inference, the "
                         "model's score corrected on the sample, with its interval",
                         ("--human-sample",), "FILE")
-#: How the human sample of the support judgments was drawn: whole answers only (a
-#: sentence of the judgments is not identified apart from its answer).
+#: How the human sample of the support judgments was drawn: whole answers, or sentences
+#: (named by topic, run and sentence index; :mod:`irscale.evaluation.citations_ppi`).
 CITATION_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)),
                         "answers", "how the human sample was drawn: answers: a uniform "
-                        "sample of the answers, every sentence relabelled (the sentence "
-                        "designs uniform, stratified, inclusion are refused: a judged "
-                        "sentence has no identity apart from its answer)", ("--design",),
-                        "DESIGN")
+                        "sample of the answers, every sentence relabelled; uniform: of the "
+                        "sentences; stratified: of the sentences within each model support "
+                        "label (the sampled sentences are those a human record labels; "
+                        "inclusion is refused: a record states no sentence's inclusion "
+                        "probability)", ("--design",), "DESIGN")
 #: :func:`irscale.text.evaluate_citations` (``irscale text citations``): the design, level
 #: and tuning apply to a human sample (``human_sample=``, ``--human-sample``).
 CITATIONS = Binding((MAX_CITATIONS, CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
