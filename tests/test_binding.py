@@ -453,9 +453,6 @@ BODY_CHECKS = {
     ("collections/sampling.py", "STRATUM_RATE"): "strata='D:F,...': each rate of the text",
     ("io/table.py", "Integers(0, max(len(table.runs) - 1, 0), strict=True)"):
         "a run's index, bounded by the runs of the table read",
-    ("meta/stochastic.py", "MATRIX_SIZE"): "CopulaModel.fit's topics= by default: the rows "
-                                           "of the matrix given, known once it is read "
-                                           "(the binding checks the topics= given)",
     ("meta/simulation.py", "param.domain"): "NormalModel's fields (a record: its "
                                             "constructor checks its declared parameters)",
     ("meta/simulation.py", "EFFECT"): "NormalModel's effects, one per system: their count "

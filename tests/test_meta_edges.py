@@ -192,8 +192,9 @@ def scores(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     # correlate
-    (["correlate", "-p", "0.5"], "-p/--p (p) is the RBO persistence: it applies to --method "
-     "rbo, not to kendall"),
+    (["correlate", "-p", "0.5"], "-p/--p applies to --method rbo, not to --method kendall"),
+    (["correlate", "--method", "tau_ap", "--ties", "b"],
+     "--ties applies to --method rbo, not to --method tau_ap"),
     (["correlate", "--method", "rbo", "-p", "1"], "-p/--p (p) must lie in (0, 1)"),
     (["correlate", "--method", "nope"], "--method: unknown correlation method"),
     (["correlate", "--samples", "0"], "-B/--samples (samples) must be an integer in [2,"),
