@@ -38,7 +38,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done, Output, lines_text, plot_output, table_text
-from .rules import Rule, applies_to
+from .rules import Negated, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``simulate --no-loo``: no leave-one-contributor-out test.
@@ -108,11 +108,11 @@ def add_parser(subparsers) -> None:
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
         binding=cp.SIMULATE,
-        rules=(DIGITS_RULE, _two_runs,
-               CONTRIBUTOR_PATTERN_RULE,
-               Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
-                    "--contributors and --contributor-pattern apply to the leave-one-out "
-                    "test, which --no-loo skips")))
+        # the function's contributors (a file or a pattern) apply to its leave-one-out
+        # test, which --no-loo (loo=False) leaves out: SIMULATE's rule
+        sources={"loo": Negated("no_loo"), "contributors": ("contributors",
+                                                             "contributor_pattern")},
+        rules=(DIGITS_RULE, _two_runs, CONTRIBUTOR_PATTERN_RULE))
     add_command(
         sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
         (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
