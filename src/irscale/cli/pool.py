@@ -21,7 +21,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN, CONTRIBUTORS
-from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, TABLE_FORMATS
 from .common_params import MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
@@ -125,11 +125,8 @@ def add_parser(subparsers) -> None:
         binding=cp.SHARDS,
         rules=(DIGITS_RULE, _two_runs,
                Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
-                    "second table: use --format text, markdown or latex, not {fmt}"),
-               Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or
-                    "+" in args.model, f"--model {{model!r}}: use one of "
-                    f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
-                    "'topic + system + shard'")))
+                    "second table: use --format text, markdown or latex, not {fmt}")))
+    # (--model is checked as parsed: cp.SHARD_MODEL's domain, shard_anova's binding)
     add_command(
         sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
         (cp.SAMPLE_STRATA, {"many": True, "unique": False}), cp.RUN_DEPTH,
