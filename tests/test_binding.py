@@ -230,17 +230,26 @@ def _parsers():
                     stack.append(((*words, name), sub))
 
 
+#: Options a binding's rule governs that a hand-written rule also governs, on another
+#: condition (not a restatement), by command, with why.
+ALSO_BY_HAND = {
+    ("pool", "simulate"): ({"contributor_pattern"}, "--contributors FILE and "
+                           "--contributor-pattern give one argument (contributors=): not "
+                           "both; the binding's rule is the leave-one-out test's (--no-loo)"),
+}
+
+
 def test_no_command_line_rule_restates_a_binding():
     """A command whose function has a binding takes its rules from it
     (``add_command(..., binding=...)``): no hand-written rule of the command refuses an
-    option the binding's rules already govern."""
+    option the binding's rules already govern (but those of :data:`ALSO_BY_HAND`)."""
     for words, parser in _parsers():
         rules = parser.get_default(RULES) or ()
         bound = [r for r in rules if isinstance(r, Rule) and r.bound]
         governed = {dest for r in bound for dest in r.dests}
         hand = [r for r in rules if isinstance(r, Rule) and r not in bound]
         twice = governed & {dest for r in hand for dest in r.dests}
-        assert not twice, (words, twice)
+        assert twice == ALSO_BY_HAND.get(tuple(words), (set(),))[0], (words, twice)
 
 
 def test_a_bound_command_offers_the_functions_parameters_with_their_domains():

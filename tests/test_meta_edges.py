@@ -64,9 +64,13 @@ def test_correlation_refuses_options_the_method_does_not_take():
     x, y = table()[:, 0], table(1)[:, 0]
     with pytest.raises(ParameterError, match="persistence p applies to RBO only"):
         meta.correlation(x, y, "kendall", p=0.9)
-    with pytest.raises(ParameterError, match=r"^overall_correlation: unknown keyword "
-                       r"argument\(s\) p; it takes a, b, .*, method, rtol, atol"):
+    # RBO's options, refused with another method by the binding (meta.params.RBO_ONLY)
+    with pytest.raises(ParameterError, match=r"^p= applies to method 'rbo', not to method "
+                       r"'spearman'"):
         meta.overall_correlation(table(), table(1), method="spearman", p=0.5)
+    with pytest.raises(ParameterError, match=r"^overall_correlation: unknown keyword "
+                       r"argument\(s\) q; it takes a, b, .*, method, rtol, atol"):
+        meta.overall_correlation(table(), table(1), method="spearman", q=0.5)
 
 
 # --------------------------------------------------------------------------- values
