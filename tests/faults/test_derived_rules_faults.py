@@ -81,7 +81,7 @@ def test_the_default_read_from_the_data():
     assert meta.CopulaModel.fit(data, topics=4).topics == 4
     with pytest.raises(ParameterError, match="topics must be an integer"):
         meta.CopulaModel.fit(data, topics=1)
-    with pytest.raises(InputError, match="^data: at least 2 topics"):
+    with pytest.raises(InputError, match=r"^data: at least 2 topics"):
         meta.CopulaModel.fit(data[:1])
 
 

@@ -150,12 +150,12 @@ def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources |
             ) -> bool:
     """Whether the command offers a parameter ``rule`` governs and every one it depends on
     (``offered`` None: every one)."""
-    from ..core.binding import Either, Narrows
+    from ..core.binding import Either, Narrows, SizedBy
     from ..core.binding import Required as Needed
 
     if offered is None:
         return True
-    governed = (rule.param,) if isinstance(rule, (Needed, Narrows)) else rule.params
+    governed = (rule.param,) if isinstance(rule, (Needed, Narrows, SizedBy)) else rule.params
     depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
     return any(dest in offered for dest in _governed(governed, sources)) and \
         all(_dest(param) in offered or _dest(param) in (sources or {})

@@ -522,12 +522,10 @@ class Binding:
             return values.get(name, defaults.get(name))
 
         for rule in self.rules:
-            if isinstance(rule, SizedBy):
-                continue  # (a default, worked out by _checked)
             text = _refusal(rule, value, defaults)
             if text is not None:
-                governed = rule.param if isinstance(rule, (Required, Narrows)) else \
-                    rule.params[0]
+                governed = rule.param if isinstance(rule, (Required, Narrows, SizedBy)) \
+                    else rule.params[0]
                 raise ParameterError(text, param=governed.name)
 
 
@@ -538,6 +536,8 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
     def holds(values: tuple[object, ...] | None, on: Param) -> bool:
         return applies(values, value(on.name), defaults.get(on.name))
 
+    if isinstance(rule, SizedBy):
+        return None  # (a default, worked out by Binding._checked)
     if isinstance(rule, Narrows):
         if not holds(rule.values, rule.on):
             return None
