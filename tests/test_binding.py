@@ -21,10 +21,11 @@ from irscale.core.binding import (
     Excludes,
     Narrows,
     Required,
+    SizedBy,
     bind_arguments,
     binding_of,
 )
-from irscale.core.params import Integers, Names, Needs, Param, Reals
+from irscale.core.params import Integers, Names, Needs, Param, Reals, Switch
 from irscale.errors import ParameterError
 
 LEVEL = Param("level", Integers(1), 1, "a level", ("-l",), "L")
@@ -168,6 +169,60 @@ def test_a_domain_narrowed_by_another_value(argv, refused):
     with pytest.raises(ParameterError, match=r"^level with kind='b' \(kind b has three "
                        r"levels\) must be an integer in \[1, 3\], got 4$"):
         narrowed(**call)
+
+
+ROWS = Param("rows", Integers(2), None, "rows drawn", ("--rows",), "R")
+SIZED = Binding((ROWS,), rules=(SizedBy(ROWS, lambda call: len(call["data"]),
+                                        "by default the rows of data"),))
+
+
+@SIZED
+def sized(data, *, rows=None):
+    return rows
+
+
+def test_a_default_read_from_the_data():
+    """:class:`~irscale.core.binding.SizedBy`: a parameter not given takes its value from
+    the call's data, checked against its domain on entry; the body receives it as given."""
+    assert sized([1, 2, 3]) == 3
+    assert sized([1, 2, 3], rows=5) == 5
+    with pytest.raises(ParameterError, match=r"^rows \(by default the rows of data\) must "
+                       r"be an integer ≥ 2, got 1$") as info:
+        sized([1])
+    assert info.value.param == "rows"
+    with pytest.raises(ParameterError, match=r"^rows must be an integer ≥ 2, got 1$"):
+        sized([1, 2, 3], rows=1)
+    assert _command_line_of(SIZED).get_default(RULES) == ()  # (the data is not read yet)
+
+
+SWITCHED = Param("loo", Switch(), True, "the test", ("--loo",))
+NO_LOO = Param("no_loo", Switch(), False, "skip the test", ("--no-loo",))
+TEAMS = Binding((SPAN,), rules=(Needs((SPAN,), "the test", on=SWITCHED, values=(True,)),))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--no-loo", "--span", "2"], "--span applies to the test, which --no-loo leaves out"),
+    (["--no-loo", "--oracle", "2"], "--oracle applies to the test, which --no-loo leaves out"),
+    (["--span", "2", "--oracle", "2"], None), (["--no-loo"], None)])
+def test_a_switch_given_as_its_opposite(argv, message):
+    """:class:`~irscale.cli.rules.Negated`: a rule on a switch the command line gives as its
+    opposite (``--no-loo``: ``loo=False``) holds where the option is not given; a
+    parameter given by several options (``sources``) is governed by each."""
+    from irscale.cli.options import add_param
+    from irscale.cli.parser import Parser
+    from irscale.cli.rules import Negated, add_rules, binding_rules, check_options
+
+    parser = Parser(prog="toy")
+    for param in (SPAN, ORACLE, NO_LOO):
+        add_param(parser, param)
+    add_rules(parser, *binding_rules(TEAMS, {"span", "oracle", "no_loo"},
+                                     {"loo": Negated("no_loo"), "span": ("span", "oracle")}))
+    args = parser.parse_args(argv)
+    if message is None:
+        check_options(args)
+        return
+    with pytest.raises(ParameterError, match=f"^{re.escape(message)}$"):
+        check_options(args)
 
 
 # --------------------------------------------------------------------------- the package
