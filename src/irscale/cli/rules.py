@@ -149,7 +149,9 @@ def _value(args: argparse.Namespace, dest: str, sources: Sources) -> object:
 def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources | None
             ) -> bool:
     """Whether the command offers a parameter ``rule`` governs and every one it depends on
-    (``offered`` None: every one)."""
+    (``offered`` None: every one; a switch given as its opposite, :class:`Negated`, for
+    the rules that read its value: :class:`~irscale.core.params.Needs`, and
+    :class:`~irscale.core.binding.Either`'s cases)."""
     from ..core.binding import Either, Narrows, SizedBy
     from ..core.binding import Required as Needed
 
@@ -157,9 +159,15 @@ def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources |
         return True
     governed = (rule.param,) if isinstance(rule, (Needed, Narrows, SizedBy)) else rule.params
     depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
+    found = sources or {}
+    reads = isinstance(rule, (Needs, Either))  # (the others read an option's own value)
+
+    def given_by(dest: str) -> bool:
+        return dest in offered or (dest in found and
+                                   (reads or not isinstance(found[dest], Negated)))
+
     return any(dest in offered for dest in _governed(governed, sources)) and \
-        all(_dest(param) in offered or _dest(param) in (sources or {})
-            for param in depends if param is not None)
+        all(given_by(_dest(param)) for param in depends if param is not None)
 
 
 def _declared(rule: BoundRule, sources: Sources | None = None) -> Declared:
