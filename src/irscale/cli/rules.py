@@ -97,9 +97,9 @@ def binding_rules(binding: Binding, offered: Collection[str] | None = None,
     ``irscale eval``, do without it.)
 
     ``offered``: the command's options (their dests), where known: a rule none of whose
-    parameters the command offers, or that depends on a parameter it does not offer, is
-    the function's alone (``robustness=``, which ``--no-robustness`` turns off: the
-    command line states that rule in its own words). ``sources``: a parameter the command
+    parameters the command offers, or that depends on a parameter it does not offer (nor
+    ``sources`` names), is the function's alone (a report section's parameter that no
+    option gives). ``sources``: a parameter the command
     line gives by any of several options, by the parameter's dest (a report's
     ``collections``: ``--collection`` or ``--collections FILE``; ``pool simulate``'s
     ``contributors``: ``--contributors FILE`` or ``--contributor-pattern``), or by a switch
