@@ -64,9 +64,13 @@ def test_correlation_refuses_options_the_method_does_not_take():
     x, y = table()[:, 0], table(1)[:, 0]
     with pytest.raises(ParameterError, match="persistence p applies to RBO only"):
         meta.correlation(x, y, "kendall", p=0.9)
-    with pytest.raises(ParameterError, match=r"^overall_correlation: unknown keyword "
-                       r"argument\(s\) p; it takes a, b, .*, method, rtol, atol"):
+    # RBO's options, refused with another method by the binding (meta.params.RBO_ONLY)
+    with pytest.raises(ParameterError, match=r"^p= applies to method 'rbo', not to method "
+                       r"'spearman'"):
         meta.overall_correlation(table(), table(1), method="spearman", p=0.5)
+    with pytest.raises(ParameterError, match=r"^overall_correlation: unknown keyword "
+                       r"argument\(s\) q; it takes a, b, .*, method, rtol, atol"):
+        meta.overall_correlation(table(), table(1), method="spearman", q=0.5)
 
 
 # --------------------------------------------------------------------------- values
@@ -192,8 +196,9 @@ def scores(tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     # correlate
-    (["correlate", "-p", "0.5"], "-p/--p (p) is the RBO persistence: it applies to --method "
-     "rbo, not to kendall"),
+    (["correlate", "-p", "0.5"], "-p/--p applies to --method rbo, not to --method kendall"),
+    (["correlate", "--method", "tau_ap", "--ties", "b"],
+     "--ties applies to --method rbo, not to --method tau_ap"),
     (["correlate", "--method", "rbo", "-p", "1"], "-p/--p (p) must lie in (0, 1)"),
     (["correlate", "--method", "nope"], "--method: unknown correlation method"),
     (["correlate", "--samples", "0"], "-B/--samples (samples) must be an integer in [2,"),

@@ -317,11 +317,8 @@ ANALYSES = {
         RNG_SEED, standardise=True, help="rank correlation between two measures",
         binding=mp.CORRELATE,
         example="--scores ap.csv --scores p10.csv",
-        rules=(Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
-                    "persistence: it applies to --method rbo, not to {method}"),
-               Rule(("ties",), lambda args: args.method == "rbo", "--ties is RBO's treatment "
-                    "of tied scores: it applies to --method rbo, not to {method}"),
-               Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
+        # (-p and --ties apply to --method rbo: the binding's rule, mp.RBO_ONLY)
+        rules=(Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies "
                     "to --by overall (the interval of the overall correlation), not to --by "
                     "{by}"),
                Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "

@@ -21,7 +21,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..meta.params import CONTRIBUTOR_PATTERN, CONTRIBUTORS
-from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
+from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, TABLE_FORMATS
 from .common_params import MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
 from .main import SUBCOMMANDS
@@ -38,7 +38,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done, Output, lines_text, plot_output, table_text
-from .rules import Rule, applies_to
+from .rules import Negated, Rule, applies_to
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``simulate --no-loo``: no leave-one-contributor-out test.
@@ -108,11 +108,11 @@ def add_parser(subparsers) -> None:
         description="Simulated pooling: the qrels act as the assessor (an unjudged pooled "
         "document counts as non-relevant).",
         binding=cp.SIMULATE,
-        rules=(DIGITS_RULE, _two_runs,
-               CONTRIBUTOR_PATTERN_RULE,
-               Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
-                    "--contributors and --contributor-pattern apply to the leave-one-out "
-                    "test, which --no-loo skips")))
+        # the function's contributors (a file or a pattern) apply to its leave-one-out
+        # test, which --no-loo (loo=False) leaves out: SIMULATE's rule
+        sources={"loo": Negated("no_loo"), "contributors": ("contributors",
+                                                             "contributor_pattern")},
+        rules=(DIGITS_RULE, _two_runs, CONTRIBUTOR_PATTERN_RULE))
     add_command(
         sub, "shards", run_shards, *QRELS_RUNS, cp.SHARD_MEASURE, cp.SHARD_COUNT, cp.SHARD_METHOD,
         (RNG_SEED, {"doc": "seed of the random partition"}), cp.SHARD_MODEL, SHARD_EMPTY,
@@ -125,11 +125,8 @@ def add_parser(subparsers) -> None:
         binding=cp.SHARDS,
         rules=(DIGITS_RULE, _two_runs,
                Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
-                    "second table: use --format text, markdown or latex, not {fmt}"),
-               Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or
-                    "+" in args.model, f"--model {{model!r}}: use one of "
-                    f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
-                    "'topic + system + shard'")))
+                    "second table: use --format text, markdown or latex, not {fmt}")))
+    # (--model is checked as parsed: cp.SHARD_MODEL's domain, shard_anova's binding)
     add_command(
         sub, "sample", run_sample, RUN_FILES, cp.SAMPLE_DRAWS, cp.SAMPLE_DESIGN,
         (cp.SAMPLE_STRATA, {"many": True, "unique": False}), cp.RUN_DEPTH,

@@ -66,7 +66,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import Done
-from .rules import Declared, Rule
+from .rules import Declared, Negated, Rule, Sources
 from .runargs import add_names, named_runs, read_inputs
 
 #: ``--no-robustness``: the robustness panel left out (``robustness=False``).
@@ -266,19 +266,18 @@ def _inclusion(args: argparse.Namespace) -> None:
 #: The options the command line gives its own way, by the parameter of the sections'
 #: binding they give (:func:`~irscale.report.section.command_binding`): the collections
 #: (``--collection`` or a manifest), the judges' confusion (four ways).
-SOURCES = {"collections": ("collections", "collections_file"),
-           "confusion": tuple(dest for dest, _ in CONFUSION_SOURCES)}
+SOURCES: Sources = {"collections": ("collections", "collections_file"),
+                    "confusion": tuple(dest for dest, _ in CONFUSION_SOURCES),
+                    # --no-robustness: robustness=False (the panel's --scale-depth refused)
+                    "robustness": Negated("no_robustness")}
 
 #: The rules of the command line's own, after those of the function's binding
 #: (:func:`~irscale.report.section.command_binding`), in the order they are checked, before any
 #: input is read: ``--samples`` is the resamples of two sections (``dp_samples`` and
-#: ``collection_samples``), ``--no-robustness`` leaves out the panel (``robustness=False``),
-#: ``--title`` is the HTML page's.
+#: ``collection_samples``), ``--title`` is the HTML page's.
 RULES: tuple[Declared, ...] = (
     Rule(("samples",), lambda args: args.dp or across(args), "{options} applies to "
          "--dp (discriminative power) and to --collection (its bootstrap)"),
-    Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
-         "robustness panel, which --no-robustness leaves out"),
     Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
     _inclusion,
     WEIGHTS_RULE,

@@ -97,34 +97,77 @@ def binding_rules(binding: Binding, offered: Collection[str] | None = None,
     ``irscale eval``, do without it.)
 
     ``offered``: the command's options (their dests), where known: a rule none of whose
-    parameters the command offers, or that depends on a parameter it does not offer, is
-    the function's alone (``robustness=``, which ``--no-robustness`` turns off: the
-    command line states that rule in its own words). ``sources``: a parameter the command
+    parameters the command offers, or that depends on a parameter it does not offer (nor
+    ``sources`` names), is the function's alone (a report section's parameter that no
+    option gives). ``sources``: a parameter the command
     line gives by any of several options, by the parameter's dest (a report's
-    ``collections``: ``--collection`` or ``--collections FILE``)."""
+    ``collections``: ``--collection`` or ``--collections FILE``; ``pool simulate``'s
+    ``contributors``: ``--contributors FILE`` or ``--contributor-pattern``), or by a switch
+    that says the opposite (:class:`Negated`: ``loo=False`` is ``--no-loo``)."""
     return tuple(_declared(rule, sources) for rule in binding.rules
                  if rule.on is not None and _offers(rule, offered, sources))
 
 
-#: The options (dests) that give a parameter the command line gives by several, by the
-#: parameter's dest (:func:`binding_rules`).
-Sources = Mapping[str, tuple[str, ...]]
+@record
+class Negated:
+    """A switch parameter the command line gives as its opposite: the option stored in
+    ``dest`` (``--no-loo``, ``--no-robustness``) sets the parameter to False, its absence
+    leaves it True. A rule of the binding on the parameter (``contributors`` apply where
+    ``loo`` is True) holds where the option is not given; its message names the option
+    (``--contributors applies to the leave-one-contributor-out test, which --no-loo leaves
+    out``)."""
+
+    dest: str
+
+
+#: The options (dests) that give a parameter the command line gives by several, or the
+#: switch that gives its opposite (:class:`Negated`), by the parameter's dest
+#: (:func:`binding_rules`).
+Sources = Mapping[str, tuple[str, ...] | Negated]
+
+
+def _options(sources: Sources | None, dest: str) -> tuple[str, ...]:
+    """The options (dests) that give the parameter of ``dest``: its ``sources``, else its
+    own."""
+    found = (sources or {}).get(dest, (dest,))
+    return (found.dest,) if isinstance(found, Negated) else found
+
+
+def _governed(params: Iterable[Param], sources: Sources | None) -> tuple[str, ...]:
+    """The options (dests) of the parameters a rule governs, each by its ``sources``."""
+    return tuple(each for param in params for each in _options(sources, _dest(param)))
+
+
+def _value(args: argparse.Namespace, dest: str, sources: Sources) -> object:
+    """The value of the parameter of ``dest`` as the command line gives it (a
+    :class:`Negated` switch: the opposite of its option)."""
+    found = sources.get(dest)
+    return not getattr(args, found.dest) if isinstance(found, Negated) else \
+        getattr(args, dest)
 
 
 def _offers(rule: BoundRule, offered: Collection[str] | None, sources: Sources | None
             ) -> bool:
     """Whether the command offers a parameter ``rule`` governs and every one it depends on
-    (``offered`` None: every one)."""
-    from ..core.binding import Either, Narrows
+    (``offered`` None: every one; a switch given as its opposite, :class:`Negated`, for
+    the rules that read its value: :class:`~irscale.core.params.Needs`, and
+    :class:`~irscale.core.binding.Either`'s cases)."""
+    from ..core.binding import Either, Narrows, SizedBy
     from ..core.binding import Required as Needed
 
     if offered is None:
         return True
-    governed = (rule.param,) if isinstance(rule, (Needed, Narrows)) else rule.params
+    governed = (rule.param,) if isinstance(rule, (Needed, Narrows, SizedBy)) else rule.params
     depends = rule.depends() if isinstance(rule, Either) else (rule.on,)
-    return any(_dest(param) in offered for param in governed) and \
-        all(_dest(param) in offered or _dest(param) in (sources or {})
-            for param in depends if param is not None)
+    found = sources or {}
+    reads = isinstance(rule, (Needs, Either))  # (the others read an option's own value)
+
+    def given_by(dest: str) -> bool:
+        return dest in offered or (dest in found and
+                                   (reads or not isinstance(found[dest], Negated)))
+
+    return any(dest in offered for dest in _governed(governed, sources)) and \
+        all(given_by(_dest(param)) for param in depends if param is not None)
 
 
 def _declared(rule: BoundRule, sources: Sources | None = None) -> Declared:
@@ -221,13 +264,13 @@ def _chosen(args: argparse.Namespace, dest: str) -> str:
 
 def _given(args: argparse.Namespace, dest: str, sources: Sources) -> bool:
     """Whether the parameter of ``dest`` is given: its option, or one of its ``sources``."""
-    return any(given(args, each) for each in sources.get(dest, (dest,)))
+    return any(given(args, each) for each in _options(sources, dest))
 
 
 def _spelt(args: argparse.Namespace, dest: str, sources: Sources) -> str:
     """How a message spells the parameter of ``dest``: its option as given, or each of its
     ``sources`` (``--collection/--collections``)."""
-    return "/".join(spelling(args, each) for each in sources.get(dest, (dest,)))
+    return "/".join(spelling(args, each) for each in _options(sources, dest))
 
 
 def _holds(need: Needs, args: argparse.Namespace, sources: Sources) -> bool:
@@ -238,7 +281,7 @@ def _holds(need: Needs, args: argparse.Namespace, sources: Sources) -> bool:
     dest = _dest(need.on)
     if need.values is None:
         return _given(args, dest, sources)
-    return applies(need.values, getattr(args, dest))
+    return applies(need.values, _value(args, dest, sources))
 
 
 def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
@@ -247,6 +290,13 @@ def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
     found = sources or {}
 
     def message(args: argparse.Namespace) -> str:
+        negated = found.get(dest)
+        if isinstance(negated, Negated) and rule.values in ((True,), (False,)):
+            flag = spelling(args, negated.dest)
+            if rule.values == (True,) and rule.what:  # the opposite leaves it out
+                return f"{{options}} {{applies}} to {rule.what}, which {flag} leaves out"
+            without = "without" if rule.values == (True,) else "with"
+            return f"{{options}} {{applies}} only {without} {flag}"
         if isinstance(on.domain, Switch) and rule.values in ((True,), (False,)):
             # a switch chooses: applies with it, or without it (text bleu --corpus)
             with_it = "with" if rule.values == (True,) else "without"
@@ -256,7 +306,7 @@ def _applicable(rule: Needs, on: Param, sources: Sources | None = None) -> Rule:
             "{", "{{").replace("}", "}}")
         return rule.message("{options}", flag, "{applies}", chosen=chosen)
 
-    return Rule(tuple(_dest(param) for param in rule.params),
+    return Rule(_governed(rule.params, found),
                 lambda args: _holds(Needs((), on=on, values=rule.values), args, found),
                 message, bound=True)
 
@@ -270,7 +320,7 @@ def _either(rule: Either, sources: Sources) -> Rule:
             f"{need.on.flags[-1]} {words([str(v) for v in need.values], 'or')}"
             for need in needs if need.on is not None)
 
-    return Rule(tuple(_dest(param) for param in rule.params),
+    return Rule(_governed(rule.params, sources),
                 lambda args: any(all(_holds(need, args, sources) for need in needs)
                                  for needs in rule.cases),
                 lambda args: rule.message("{options}", [case(args, needs)

@@ -46,6 +46,7 @@ from ..core.params import (
 from ..core.records import replace
 from ..io.params import CONFUSION_FILE as CONFUSION_FILE
 from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES, TEST_NAMES
+from ..stats.params import SHARD_MODEL as SHARD_MODEL
 
 #: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
 #: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
@@ -401,8 +402,6 @@ SIMULATED_BUDGET_LIST = Param("budgets", Listed(BUDGET, "a budget"), SIMULATED_B
 #: The measure and the model of :func:`irscale.collections.evaluate_shards`.
 SHARD_MEASURE = Param("measure", Text(), "AP", "the per-topic measure scored in every shard",
                       ("-m", "--measure"), "MEASURE")
-SHARD_MODEL = Param("model", Text(), "MD3", "MD3, MD3f, shard-main, shard-ts, shard-ss, "
-                    "shard-ts-ss or a formula over topic, system, shard", ("--model",), "MODEL")
 #: The strata of :func:`irscale.collections.sample_judgments` (``D:F`` each).
 SAMPLE_STRATA = Param("strata", Text(), None, "stratified design: documents whose best rank "
                       "lies in (previous D, D] form a stratum, a fraction F of which is drawn "

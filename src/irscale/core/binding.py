@@ -47,7 +47,7 @@ from .records import is_record_init, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, TypeVar
+    from typing import Any, ClassVar, TypeVar
 
     F = TypeVar("F", bound=Callable[..., Any])
 
@@ -330,8 +330,40 @@ class Narrows:
         return None
 
 
+@record
+class SizedBy:
+    """``param``'s default, where the call gives none, read from the call's other
+    arguments: ``size(arguments)`` (the arguments by name, as the domains returned them),
+    the rows of the matrix ``data`` for ``CopulaModel.fit``'s ``topics``. The value is
+    checked against ``param``'s domain, the message naming it as ``param`` (``what``),
+    and the function receives it as if given: a bound that depends on the data, declared
+    where the parameter is, no body check. ``size`` reads the data only where ``param``
+    is not given (its module may import the numerical modules it needs when called). The
+    command line has no rule of it: the value exists once the data is read."""
+
+    param: Param
+    size: Callable[[Mapping[str, Any]], object]
+    what: str
+
+    #: A default read from the data depends on no other parameter (the command line
+    #: derives no rule of it: :func:`irscale.cli.rules.binding_rules`).
+    on: ClassVar[None] = None
+
+    def value(self, arguments: Mapping[str, Any]) -> object:
+        """``param``'s value read from ``arguments``, checked against its domain."""
+        found = self.size(arguments)
+        check = getattr(self.param.domain, "check", None)
+        if check is None:
+            return found
+        try:
+            return check(found, f"{self.param.name} ({self.what})")
+        except ParameterError as error:
+            error.param = self.param.name
+            raise
+
+
 #: What a binding's rules can be.
-Rule = Needs | Required | Excludes | Either | Narrows
+Rule = Needs | Required | Excludes | Either | Narrows | SizedBy
 
 
 def _label(param: Param) -> str:
@@ -374,8 +406,8 @@ class Binding:
         parameters its rules govern (not those they depend on)."""
         named: dict[str, Param] = {}
         for rule in self.rules:
-            for param in (rule.param,) if isinstance(rule, (Required, Narrows)) else \
-                    rule.params:
+            for param in (rule.param,) if isinstance(rule, (Required, Narrows, SizedBy)) \
+                    else rule.params:
                 named.setdefault(param.name, param)
         for param in (*self.params, *self.takes):
             named[param.name] = param
@@ -456,6 +488,10 @@ class Binding:
         names = found.positional[:len(args)]
         args = tuple(checked[name] for name in names) + args[len(names):]
         kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
+        for rule in self.rules:  # a default read from the data: given as if by keyword
+            name = rule.param.name if isinstance(rule, SizedBy) else None
+            if name is not None and name not in names and checked.get(name) is not None:
+                kwargs[name] = checked[name]
         return args, kwargs
 
     def _checked(self, bound: Mapping[str, Any], found: Arity) -> dict[str, Any]:
@@ -475,6 +511,9 @@ class Binding:
                 except ParameterError as error:
                     error.param = param.name
                     raise
+        for rule in self.rules:
+            if isinstance(rule, SizedBy) and checked.get(rule.param.name) is None:
+                checked[rule.param.name] = rule.value(checked)
         self.check_rules(checked, defaults)
         return checked
 
@@ -487,8 +526,8 @@ class Binding:
         for rule in self.rules:
             text = _refusal(rule, value, defaults)
             if text is not None:
-                governed = rule.param if isinstance(rule, (Required, Narrows)) else \
-                    rule.params[0]
+                governed = rule.param if isinstance(rule, (Required, Narrows, SizedBy)) \
+                    else rule.params[0]
                 raise ParameterError(text, param=governed.name)
 
 
@@ -499,6 +538,8 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
     def holds(values: tuple[object, ...] | None, on: Param) -> bool:
         return applies(values, value(on.name), defaults.get(on.name))
 
+    if isinstance(rule, SizedBy):
+        return None  # (a default, worked out by Binding._checked)
     if isinstance(rule, Narrows):
         if not holds(rule.values, rule.on):
             return None

@@ -11,9 +11,10 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from ..core.binding import Binding, Choice, Excludes
+from ..core.binding import Binding, Choice, Excludes, SizedBy
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
@@ -72,12 +73,6 @@ CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
 CORRELATION_SAMPLES = Param("samples", INTERVAL_SAMPLES, 1000, "bootstrap samples of the "
                             "interval of the overall correlation", ("-B", "--samples"), "B",
                             cost=Cost("samples", per="a resample of the topics"))
-#: :func:`irscale.meta.correlation` (``meta correlate``): the method, checked on entry (the
-#: persistence ``p``, RBO's alone, is one of its ``**options``, refused with the others a
-#: method does not take).
-CORRELATE = Binding((CORRELATION_METHOD,))
-#: :func:`irscale.meta.correlation_ci`: the method and the bootstrap samples.
-CORRELATE_CI = Binding((CORRELATION_METHOD, CORRELATION_SAMPLES))
 #: How :func:`irscale.meta.rbo_scores` treats tied scores (Corsi & Urbano, SIGIR 2024):
 #: RBO^a (the expectation over the tie orders, the default of the authors' reference
 #: implementation), RBO^b (corrected by the information lost to ties), RBO^w (ties as
@@ -89,6 +84,18 @@ RBO_TIES = Param("ties", RBO_TIE_VARIANTS, "a", "tied scores in RBO (Corsi & Urb
                  "(expectation over the tie orders), b (corrected for the information lost to "
                  "ties), w (ties as equality) or input (input order); --method rbo only",
                  ("--ties",), "a|b|w|input")
+#: RBO's persistence ``p`` and its treatment of tied scores ``ties`` (two of the
+#: ``**options`` of :func:`irscale.meta.correlation`) apply to ``method='rbo'`` alone: refused
+#: with any other method, by the functions and by ``meta correlate`` (``-p``, ``--ties``).
+#: (one rule each: the refusal names its own argument)
+RBO_ONLY = (Needs((RBO_P,), on=CORRELATION_METHOD, values=("rbo",)),
+            Needs((RBO_TIES,), on=CORRELATION_METHOD, values=("rbo",)))
+#: :func:`irscale.meta.correlation` (``meta correlate``): the method, checked on entry, and
+#: RBO's options (:data:`RBO_ONLY`; the tolerances, every method's, are the body's).
+CORRELATE = Binding((CORRELATION_METHOD, RBO_P, RBO_TIES), rules=RBO_ONLY)
+#: :func:`irscale.meta.correlation_ci`: the method and the bootstrap samples.
+CORRELATE_CI = Binding((CORRELATION_METHOD, CORRELATION_SAMPLES, RBO_P, RBO_TIES),
+                       rules=RBO_ONLY)
 #: :func:`irscale.meta.rbo`: the persistence (rankings of items have no ties).
 RANK_BIASED_OVERLAP = Binding((RBO_P,))
 #: :func:`irscale.meta.rbo_scores`: the persistence and the treatment of tied scores.
@@ -352,9 +359,20 @@ COPULA_EQUAL = Param("equal", Text(), None, "copula model: transform system B's 
 #: :meth:`irscale.meta.CopulaModel.fit` (``meta simulate --model copula``): the margins, the
 #: copula and the topics; ``equal`` (one pair made null) applies without ``null`` (every
 #: pair made null).
+def _matrix_rows(arguments: Mapping[str, Any]) -> int:
+    """The topics (rows) of the score matrix ``data`` of a call (its ``measure``'s, of a
+    score matrix): :func:`irscale.stats.validation.score_table`'s, which refuses a matrix
+    of fewer than 2 topics or systems, naming ``data``."""
+    from ..stats.validation import score_table
+
+    return int(score_table(arguments["data"], arguments.get("measure"))[0].shape[0])
+
+
 COPULA_FIT = Binding((COPULA_MARGINS, COPULA, NORMAL_TOPICS, SIMULATION_NULL, COPULA_EQUAL),
                      rules=(Excludes((COPULA_EQUAL,), on=SIMULATION_NULL,
-                                     why="null makes every pair null, equal one pair"),))
+                                     why="null makes every pair null, equal one pair"),
+                            SizedBy(NORMAL_TOPICS, _matrix_rows, "by default the rows of "
+                                    "data")))
 #: The sizes of the topic subsets of :meth:`irscale.meta.BootstrapModel.of` (``meta simulate
 #: --model bootstrap --topics 10,25,50``): each test's conclusions on subsets of that many
 #: topics scored against its conclusions on the full set.

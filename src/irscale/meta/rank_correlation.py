@@ -434,7 +434,7 @@ def check_options(method: str, options: Mapping[str, object]) -> None:
 
 
 @CORRELATE
-def correlation(x: object, y: object, method: str = "kendall", **options: float
+def correlation(x: object, y: object, method: str = "kendall", **options: float | str
                 ) -> Correlation:
     """The correlation of the rankings by scores ``x`` and ``y``.
 
@@ -446,11 +446,12 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float
     method : {"kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"}, default "kendall"
         Kendall's τ_b, τ_ap(x | y) with y the gold standard, the symmetric τ_ap,
         Spearman's ρ, or the extrapolated rank-biased overlap (see the module docstring).
-    **options : float
+    **options : float or str
         ``rtol`` / ``atol``, the tolerance within which two scores tie (every method);
         ``p``, RBO's persistence (default 0.9; RBO only); ``ties``, RBO's treatment of
         tied scores (``"a"``, ``"b"``, ``"w"``, ``"input"``; default ``"a"``; RBO only:
-        :func:`rbo_scores`).
+        :func:`rbo_scores`). ``p`` and ``ties`` are checked on entry, refused with another
+        method (:data:`irscale.meta.params.RBO_ONLY`, ``meta correlate``'s rule too).
 
     Returns
     -------
@@ -497,7 +498,7 @@ def _correlation(x: np.ndarray, y: np.ndarray, method: str, options: dict) -> fl
 
 def overall_correlation(
     a: object, b: object = None, *, measure_a: str | None = None,
-    measure_b: str | None = None, method: str = "kendall", **options: float,
+    measure_b: str | None = None, method: str = "kendall", **options: float | str,
 ) -> Correlation:
     """Overall correlation: rank systems by their mean score over the (common) topics under
     each measure, then correlate (Ferrante et al. 2021, §3.3). ``b`` defaults to ``a``. A
@@ -512,7 +513,7 @@ def overall_correlation(
 
 def topic_correlations(
     a: object, b: object = None, *, measure_a: str | None = None,
-    measure_b: str | None = None, method: str = "kendall", **options: float,
+    measure_b: str | None = None, method: str = "kendall", **options: float | str,
 ) -> pd.Series:
     """Topic-by-topic correlation (Ferrante et al. 2021, §3.3): one value per topic, indexed by
     topic (NaN where a measure ties every system on the topic)."""
@@ -608,7 +609,7 @@ def correlation_ci(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
     level: float = 0.95, rng: RngArg = None,
-    progress: ProgressArg = False, **options: float,
+    progress: ProgressArg = False, **options: float | str,
 ) -> CorrelationCI:
     """Bootstrap percentile interval of the overall correlation (module documentation): topics
     resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
@@ -648,7 +649,7 @@ def correlation_ci(
 
 def correlation_matrix(
     data: ScoreMatrix, measures: Sequence[str] | None = None, *, method: str = "kendall",
-    **options: float,
+    **options: float | str,
 ) -> pd.DataFrame:
     """Overall correlation between every two measures of a score matrix (rows: the
     evaluated/first measure; for τ_ap the column is the gold standard)."""

@@ -47,7 +47,7 @@ from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
 from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
-from .params import COPULA_FIT, MATRIX_SIZE
+from .params import COPULA_FIT
 from .vines import VineCopula, fit_vine
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
@@ -98,13 +98,13 @@ class CopulaModel:
             equal: tuple[object, object] | None = None) -> CopulaModel:
         """Fit the margins (the smallest AIC among ``margins`` per system) and ``copula``
         to a score matrix, wide DataFrame or topics × systems array; ``topics``: topics
-        per drawn matrix (default: the matrix's); ``null`` or ``equal``: the systems whose
+        per drawn matrix (default: the matrix's, read on entry by the binding's
+        :class:`~irscale.core.binding.SizedBy`); ``null`` or ``equal``: the systems whose
         means are made equal (module documentation). The margins, the copula, ``topics``
         and ``equal`` without ``null`` are checked on entry
         (:data:`irscale.meta.params.COPULA_FIT`)."""
         values, _, systems = score_table(data, measure)
-        if topics is None:
-            topics = MATRIX_SIZE.check(values.shape[0], "topics")
+        assert topics is not None  # (COPULA_FIT: by default the rows of data, checked)
         pair = None
         if equal is not None:
             if not isinstance(equal, (tuple, list)) or len(equal) != 2:

@@ -46,6 +46,7 @@ from .names import (
     RESAMPLE,
     RESAMPLING_TESTS,
     SHARD_EMPTY,
+    SHARD_MODEL_NAMES,
     TEST,
     WEIGHTS,
 )
@@ -59,17 +60,20 @@ class TukeyModels:
 
     type: ClassVar[type] = str
 
+    #: The models named, and the factors of a formula.
+    names: ClassVar[tuple[str, ...]] = (*MODEL_NAMES, *RANK_MODELS)
+    factors: ClassVar[tuple[str, ...]] = ("topic", "system")
+
     def check(self, value: object, name: str) -> str:
-        """``value`` as given, where it names a model or is a formula of topic and system."""
+        """``value`` as given, where it names a model or is a formula of the factors."""
         if isinstance(value, str):
             factors = [factor for term in value.replace(" ", "").split("+")
                        for factor in term.split(":")]
-            if value in (*MODEL_NAMES, *RANK_MODELS) or \
-                    all(factor in ("topic", "system") for factor in factors):
+            if value in self.names or all(factor in self.factors for factor in factors):
                 return value
         raise about(ParameterError(f"{name}: unknown model {value!r}; choose from "
-                                   f"{', '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula "
-                                   "such as 'topic + system'", param=name), value)
+                                   f"{', '.join(self.names)} or a formula such as "
+                                   f"'{' + '.join(self.factors)}'", param=name), value)
 
     def outside(self) -> tuple[str, ...]:
         return ("MD9", "topic+shard")
@@ -94,6 +98,24 @@ class ScheffeModels(TukeyModels):
         return ("friedman", "MD2f")
 
 
+@record
+class ShardModels(TukeyModels):
+    """A shard model (:func:`irscale.stats.shard_anova`, ``irscale pool shards --model``):
+    a named one (:data:`~irscale.stats.names.SHARD_MODEL_NAMES`: MD3, MD3f ...) or an
+    ANOVA formula over ``topic``, ``system`` and ``shard`` (its terms checked again, in
+    full, where it is fitted)."""
+
+    names: ClassVar[tuple[str, ...]] = SHARD_MODEL_NAMES
+    factors: ClassVar[tuple[str, ...]] = ("topic", "system", "shard")
+
+    def outside(self) -> tuple[str, ...]:
+        return ("MD1", "topic+run")
+
+
+#: The model of :func:`irscale.stats.shard_anova` (``irscale pool shards --model``).
+SHARD_MODEL = Param("model", ShardModels(), "MD3", "MD3, MD3f, shard-main, shard-ts, "
+                    "shard-ss, shard-ts-ss or a formula over topic, system, shard",
+                    ("--model",), "MODEL")
 #: The model of :func:`irscale.stats.tukey_hsd` (``compare --test tukey-hsd --model``).
 TUKEY_MODEL = Param("model", TukeyModels(), "topic+system", "model Tukey's HSD follows: "
                     f"{' | '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula", ("--model",))
@@ -168,7 +190,7 @@ DOCUMENT_SAMPLES = Param(
 DOCUMENT_VARIANCE = Binding((DOCUMENT_SAMPLES,), takes=(RNG_SEED,))
 
 #: :func:`irscale.stats.shard_anova` (``irscale pool shards``, ``ShardedEvaluation.anova``).
-SHARD_ANOVA = Binding((SHARD_EMPTY, ANOVA_TRANSFORM))
+SHARD_ANOVA = Binding((SHARD_MODEL, SHARD_EMPTY, ANOVA_TRANSFORM))
 
 #: :func:`irscale.stats.across_collections.across_collections` (``irscale compare
 #: --collection``): the level, the stratified bootstrap's samples, the collections'

@@ -1,0 +1,125 @@
+"""Rules the command line stated by hand, now declared once in the function's binding and
+derived by the command line (``docs/errors.md``, "Rules declared once"): the API refuses
+what the command line refused, naming the argument, and the command line says it in its
+own words, from the same declaration.
+
+* RBO's ``p`` and ``ties`` apply to ``method='rbo'`` (``meta correlate -p/--ties``): the
+  API refused them as unknown keywords, naming no argument;
+* a shard model is a named one or a formula over topic, system and shard
+  (``pool shards --model``): the API refused an unknown one while parsing the formula,
+  naming no argument, the command line by a rule of its own after parsing;
+* a switch given as its opposite (``--no-loo``, ``--no-robustness``) and a parameter given
+  by several options (``--contributors`` or ``--contributor-pattern``): the rules of
+  ``simulate_pooling`` and of the report's robustness panel derived, not restated;
+* ``CopulaModel.fit``'s default ``topics``, the rows of the data, read and checked by the
+  binding (:class:`~irscale.core.binding.SizedBy`), not by the body.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from irscale import meta, stats
+from irscale.errors import InputError, ParameterError
+
+from .conftest import err, ok, opt, output_contains, run_case
+from .test_api_faults import bad, check_row
+
+X = [0.31, 0.25, 0.40, 0.18, 0.22]
+Y = [0.45, 0.41, 0.52, 0.30, 0.43]
+
+
+def _matrix() -> np.ndarray:
+    return np.random.default_rng(0).uniform(size=(8, 4))
+
+
+def _shards() -> stats.ShardScores:
+    return stats.ShardScores(np.random.default_rng(0).uniform(size=(4, 3, 2)),
+                             topics=["1", "2", "3", "4"], systems=["a", "b", "c"],
+                             shards=["s1", "s2"])
+
+
+ROWS = [
+    bad("correlation-p-with-kendall", lambda a: meta.correlation(X, Y, "kendall", p=0.8),
+        "p= applies to method 'rbo'", "not to method 'kendall'"),
+    bad("correlation-ties-with-spearman", lambda a: meta.correlation(
+        X, Y, "spearman", ties="b"), "ties= applies to method 'rbo'", "'spearman'"),
+    bad("overall-correlation-p-with-tau_ap", lambda a: meta.overall_correlation(
+        _matrix(), method="tau_ap", p=0.5), "p= applies to method 'rbo'", "'tau_ap'"),
+    bad("correlation_ci-ties-with-kendall", lambda a: meta.correlation_ci(
+        _matrix(), samples=10, ties="w"), "ties= applies to method 'rbo'"),
+    bad("shard_anova-model-unknown", lambda a: stats.shard_anova(_shards(), "nope"),
+        "model", "unknown model 'nope'", "choose from MD3"),
+    bad("shard_anova-model-factor-run", lambda a: stats.shard_anova(_shards(), "topic+run"),
+        "model", "'topic+run'", "topic + system + shard"),
+]
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_api_refuses_what_the_command_line_refused(row):
+    check_row(row, None)  # (the rows' calls need no files)
+
+
+@pytest.mark.parametrize(("call", "param"), [
+    (lambda: meta.correlation(X, Y, "kendall", p=0.8), "p"),
+    (lambda: meta.correlation(X, Y, "spearman", ties="b"), "ties"),
+    (lambda: stats.shard_anova(_shards(), "nope"), "model"),
+])
+def test_the_refusal_names_the_argument(call, param):
+    """The binding's refusal names its argument (the command line's ``named``)."""
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert info.value.param == param
+
+
+def test_the_default_read_from_the_data():
+    """``CopulaModel.fit``'s topics: the rows of the data by default, checked on entry
+    (fewer than two: the data's error, naming it); a value given is checked as given."""
+    data = np.random.default_rng(1).uniform(size=(6, 3))
+    assert meta.CopulaModel.fit(data).topics == 6
+    assert meta.CopulaModel.fit(data, topics=4).topics == 4
+    with pytest.raises(ParameterError, match="topics must be an integer"):
+        meta.CopulaModel.fit(data, topics=1)
+    with pytest.raises(InputError, match=r"^data: at least 2 topics"):
+        meta.CopulaModel.fit(data[:1])
+
+
+CORR = ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv"]
+SIM = ["pool", "simulate", "qrels.txt", "a.run", "b.run", "c.run", "--strategy", "depth",
+       "--budget", "2"]
+SHARDS = ["pool", "shards", "qrels.txt", "a.run", "b.run", "c.run", "--shards", "2",
+          "--seed", "1", "--empty", "zero"]
+
+CASES = [
+    # the binding's rule, spelt as options (the value given named with its option)
+    err("correlate-p-with-kendall", [*CORR, "-p", "0.8"],
+        "-p/--p applies to --method rbo, not to --method kendall"),
+    err("correlate-ties-with-spearman", [*CORR, "--method", "spearman", "--ties", "b"],
+        "--ties applies to --method rbo, not to --method spearman"),
+    ok("correlate-rbo-p-ties", [*CORR, "--method", "rbo", "-p", "0.8", "--ties", "w"],
+       output_contains("rbo")),
+    # a switch given as its opposite, a parameter given by two options
+    err("simulate-no-loo-contributors", [*SIM, "--no-loo", "--contributors", "contrib.txt"],
+        "--contributors applies to the leave-one-contributor-out test, which --no-loo "
+        "leaves out"),
+    err("simulate-no-loo-pattern", [*SIM, "--no-loo", "--contributor-pattern", "^(.*)_"],
+        "--contributor-pattern applies to the leave-one-contributor-out test, which "
+        "--no-loo leaves out"),
+    err("report-no-robustness-scale-depth", ["report", "qrels.txt", "a.run", "b.run",
+                                             "--no-robustness", "--scale-depth", "5"],
+        "--scale-depth applies to the robustness panel, which --no-robustness leaves out"),
+    # the shard model's domain, checked as parsed (a formula of another factor was
+    # refused by the function, after the runs were read and scored)
+    err("shards-model-unknown", [*SHARDS, "--model", "nope"], opt("--model"),
+        "unknown model 'nope'", "choose from MD3"),
+    err("shards-model-factor-run", [*SHARDS, "--model", "topic+run"], opt("--model"),
+        "'topic+run'"),
+    ok("shards-model-formula", [*SHARDS, "--model", "topic + system + shard"],
+       output_contains("shard ANOVA")),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_derived_rules(case, ws, run_cli):
+    run_case(case, ws, run_cli)
