@@ -576,7 +576,10 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
     """What ``rule`` refuses in a call whose parameters have ``value(name)`` (their
     ``defaults`` telling the given ones), in the functions' words; None where it holds."""
     def holds(values: tuple[object, ...] | None, on: Param) -> bool:
-        return applies(values, value(on.name), defaults.get(on.name))
+        try:
+            return applies(values, value(on.name), defaults.get(on.name))
+        except (TypeError, ValueError):  # (a data frame compared with a rule's values)
+            raise _incomparable(on, value(on.name)) from None
 
     if isinstance(rule, Narrows):
         if not holds(rule.values, rule.on):
@@ -605,6 +608,23 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
             f"{rule.on.name}={value(rule.on.name)!r}"
         return rule.message(", ".join(given), said, verb)
     return _needs_refusal(rule, ", ".join(given), verb, value, holds)
+
+
+def _incomparable(on: Param, value: object) -> ParameterError:
+    """The refusal of ``value`` of the parameter ``on`` that a rule depends on and that
+    cannot be compared with the values the rule tests (a data frame for a switch): its
+    domain's, where it declares one, else one naming the parameter and the value."""
+    check = getattr(on.domain, "check", None)
+    if check is not None:
+        try:
+            check(value, _label(on))
+        except ParameterError as error:
+            error.param = on.name
+            return error
+    from ..errors import shown
+
+    return ParameterError(f"{on.name}: {shown(value)} cannot be compared with the values "
+                          "its rules test", param=on.name)
 
 
 def _needs_refusal(rule: Needs, given: str, verb: str, value: Callable[[str], object],

@@ -30,7 +30,7 @@ from ..core.params import (
     Reals,
 )
 from ..core.records import record
-from ..errors import ParameterError, about
+from ..errors import ParameterError, about, shown
 from .names import (
     ALTERNATIVE,
     ANOVA_TRANSFORM,
@@ -67,7 +67,7 @@ class TukeyModels:
             if value in (*MODEL_NAMES, *RANK_MODELS) or \
                     all(factor in ("topic", "system") for factor in factors):
                 return value
-        raise about(ParameterError(f"{name}: unknown model {value!r}; choose from "
+        raise about(ParameterError(f"{name}: unknown model {shown(value)}; choose from "
                                    f"{', '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula "
                                    "such as 'topic + system'", param=name), value)
 
@@ -83,7 +83,7 @@ class ScheffeModels(TukeyModels):
 
     def check(self, value: object, name: str) -> str:
         """``value`` as given, where it names an ANOVA model or a formula."""
-        if value in RANK_MODELS or value in ("MD1f", "MD2f"):
+        if isinstance(value, str) and (value in RANK_MODELS or value in ("MD1f", "MD2f")):
             raise about(ParameterError(
                 f"{name}: Scheffé's method follows an ANOVA model, not {value!r} (it has no "
                 "F distribution); choose system, MD1, topic+system, MD2 or a formula",
