@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+import irscale.collections
 import irscale.labels
 import irscale.online
 from irscale import stats
@@ -38,6 +39,21 @@ ROWS = [
                  ParameterError, "robustness",
                  ("robustness", "True or False", "DataFrame of shape (0, 0)"),
                  id="build_report-robustness-frame"),
+    pytest.param(lambda a: irscale.collections.simulate_pooling(
+        "qrels.txt", RUNS, strategies=["depth"], budgets=[5], loo=pd.DataFrame()),
+        ParameterError, "loo", ("loo", "True or False", "DataFrame of shape (0, 0)"),
+        id="simulate_pooling-loo-frame"),
+    pytest.param(lambda a: irscale.collections.automatic_judgments(
+        "qrels.txt", "qrels.txt", RUNS, "map", label_probabilities=pd.DataFrame()),
+        ParameterError, "label_probabilities",
+        ("label_probabilities", "True or False", "DataFrame of shape (0, 0)"),
+        id="automatic_judgments-label_probabilities-frame"),
+    # ... and where the parameters that it governs are given: the rule itself refuses it
+    pytest.param(lambda a: irscale.collections.simulate_pooling(
+        "qrels.txt", RUNS, strategies=["depth"], budgets=[5], loo=pd.DataFrame(),
+        contributors={"a": "a", "b": "b"}),
+        ParameterError, "loo", ("loo", "True or False", "DataFrame of shape (0, 0)"),
+        id="simulate_pooling-loo-frame-contributors"),
     # None where a measure's name is declared
     pytest.param(lambda a: irscale.labels.audit("qrels.txt", ["qrels.txt"], RUNS,
                                                 measure=None),

@@ -385,7 +385,7 @@ AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", 
 #: :func:`irscale.collections.automatic_judgments` (``irscale labels auto``): the draws of
 #: every pair's grade, and their seed, apply to label probabilities with the topic design.
 AUTOMATIC = Binding(
-    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE),
+    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE, AUTO_PROBABILITIES),
     rules=(Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_PROBABILITIES),
            Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_DESIGN, values=("topics",))))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.
@@ -435,7 +435,7 @@ SIMULATION_CONTRIBUTORS = Param("contributors", Text(), None, "the contributor o
                                 ("--contributors",), "FILE")
 SIMULATE = Binding(
     (SIMULATED_STRATEGY_LIST, SIMULATED_BUDGET_LIST, RUN_DEPTH, RELEVANCE, POOL_P, POOL_K,
-     POOL_DISCOUNT),
+     POOL_DISCOUNT, SIMULATION_LOO),
     rules=(Needs((SIMULATION_CONTRIBUTORS,), "the leave-one-contributor-out test",
                  on=SIMULATION_LOO, values=(True,)),
            Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
