@@ -39,16 +39,13 @@ ROWS = [
                  ParameterError, "robustness",
                  ("robustness", "True or False", "DataFrame of shape (0, 0)"),
                  id="build_report-robustness-frame"),
-    pytest.param(lambda a: irscale.collections.simulate_pooling(
-        "qrels.txt", RUNS, strategies=["depth"], budgets=[5], loo=pd.DataFrame()),
-        ParameterError, "loo", ("loo", "True or False", "DataFrame of shape (0, 0)"),
-        id="simulate_pooling-loo-frame"),
     pytest.param(lambda a: irscale.collections.automatic_judgments(
         "qrels.txt", "qrels.txt", RUNS, "map", label_probabilities=pd.DataFrame()),
         ParameterError, "label_probabilities",
         ("label_probabilities", "True or False", "DataFrame of shape (0, 0)"),
         id="automatic_judgments-label_probabilities-frame"),
-    # ... and where the parameters that it governs are given: the rule itself refuses it
+    # a data frame for the switch a rule depends on, with the parameter the rule governs:
+    # the rule refuses it in the switch's words
     pytest.param(lambda a: irscale.collections.simulate_pooling(
         "qrels.txt", RUNS, strategies=["depth"], budgets=[5], loo=pd.DataFrame(),
         contributors={"a": "a", "b": "b"}),

@@ -435,7 +435,7 @@ SIMULATION_CONTRIBUTORS = Param("contributors", Text(), None, "the contributor o
                                 ("--contributors",), "FILE")
 SIMULATE = Binding(
     (SIMULATED_STRATEGY_LIST, SIMULATED_BUDGET_LIST, RUN_DEPTH, RELEVANCE, POOL_P, POOL_K,
-     POOL_DISCOUNT, SIMULATION_LOO),
+     POOL_DISCOUNT),
     rules=(Needs((SIMULATION_CONTRIBUTORS,), "the leave-one-contributor-out test",
                  on=SIMULATION_LOO, values=(True,)),
            Needs((POOL_P,), on=SIMULATED_STRATEGY_LIST, values=("rbp",)),
