@@ -36,9 +36,9 @@ translators are listed, each with why no declaration can hold it, in
 ``tests/test_binding.py`` (``EDGE_TRANSLATORS``).
 
 This module imports only the standard library, :mod:`irscale.errors`,
-:mod:`irscale.core.reads`, :mod:`irscale.core.records` and :mod:`irscale.core.numbers`
-(numpy when a call begins); the binding and the type hints are loaded when a call needs
-them: the packages' lazy exports stay lazy.
+:mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins); the
+binding and the type hints are loaded when a call needs them: the packages' lazy exports
+stay lazy.
 """
 
 from __future__ import annotations

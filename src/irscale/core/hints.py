@@ -100,10 +100,12 @@ def call_arguments(function: Callable[..., Any], args: tuple[Any, ...],
 
 def misfit(function: Callable[..., Any], args: tuple[Any, ...],
            kwargs: dict[str, Any]) -> ParameterError | None:
-    """The error naming the argument of ``function`` that does not fit its declaration,
-    or None when every argument fits (or cannot be judged). A parameter a binding
-    declares is judged too: the raw exception may come from its checks themselves (a data
-    frame compared with a rule's values), before its domain refused it."""
+    """The error naming the argument of ``function`` that does not fit its declared type
+    (its annotation), or None when every argument fits (or cannot be judged): the first
+    argument of another type, else an integer beyond 64 bits, else an empty container
+    where data is declared. A parameter a binding declares is judged too: a domain that
+    takes any value (a :class:`~irscale.core.params.Text`) leaves its type to the
+    annotation."""
     call = call_arguments(function, args, kwargs)
     if call is None:
         return None
