@@ -14,13 +14,17 @@ One mechanism then checks every call on entry (:meth:`Binding.bind`), before the
 * **arity and keywords** (:func:`bind_arguments`): too many positional arguments, a
   required one missing, one given twice, a keyword the function does not take (named with
   the nearest it takes) are a :class:`~irscale.errors.ParameterError` naming the function
-  and the argument, never Python's ``TypeError``;
+  and the argument, never Python's ``TypeError`` (keywords a function hands on through
+  its ``**options`` are checked against the function the call hands them to, once it has
+  chosen it: :func:`forwarded_keyword_error`);
 * **domains**: each declared parameter given a value other than ``None`` is checked against
   its :class:`~irscale.core.params.Param`'s domain, and the body receives the value the
   domain returns (``5.0`` as ``5``, an alias as its canonical name): no body repeats a check;
 * **applicability** (:class:`~irscale.core.params.Needs`, :class:`Required`): parameters
   given where another parameter does not hold the values they apply to are refused, and a
-  parameter that another's value makes necessary is asked for.
+  parameter that another's value makes necessary is asked for; a value of the parameter
+  a rule depends on that cannot be compared with the rule's values (a data frame for a
+  switch) is refused in its domain's words, never left to fail inside the rule.
 
 The command line builds its rules from the same declarations
 (:func:`irscale.cli.rules.binding_rules`, through ``add_command(..., binding=...)``), each
