@@ -582,3 +582,94 @@ def test_no_new_body_check_outside_the_bindings():
         "function's Binding (irscale.core.binding), or list it in BODY_CHECKS with why"
     gone = sorted(set(BODY_CHECKS) - found)
     assert not gone, f"listed body checks that are gone: {gone}"
+
+
+# --------------------------------------------------------------------------- the edge
+#: What the API's edge (``core/edge.py``) still does, each with why no declaration can do
+#: it: its functions by name, and the exceptions its wrapper (``public``) translates. A
+#: new function or a new ``except`` there fails :func:`test_the_edge_keeps_only_what_no_
+#: binding_can_know`: move the knowledge to a domain, a rule or a declared parameter
+#: (``core/params.py``, ``core/binding.py``), or list it here with why it cannot move.
+EDGE_TRANSLATORS = {
+    # the mechanism that puts the exports behind the edge
+    "public": "the wrapper: binds the arity of a function declared without a Binding, "
+              "makes the call one call (reads, warnings at the caller's line, numpy's "
+              "floating-point errors)",
+    "guard": "puts a package's exports behind the edge where the package exports them",
+    "guarded": "a lazy export (a function, a class's constructor and public methods) "
+               "behind the edge",
+    "_with_methods_guarded": "the methods of what a call returns, public too: known once "
+                             "the call has returned it",
+    "_methods": "the public methods of a class of irscale (guarded's)",
+    "bypassed": "the command line's calls: its messages name its options, not the API's "
+                "arguments",
+    "__getattr__": "keyword_error loaded on first use (the binding is not on irscale "
+                   "eval's start-up path)",
+    # the translators
+    "_forwarded": "keywords a function hands on through **options to a function the call "
+                  "chooses (a test named by test=): unknown until that one is called",
+    "_names_parameter": "whether an irscale error raised inside names a parameter already",
+    "_name_argument": "which argument an error raised where a value is read (a file's "
+                      "line, an empty table) is about: only the call knows which argument "
+                      "passed the value",
+    "blame": "which argument a raw exception came from: the annotations declare types, "
+             "not domains (a str path given as a Path works), so they judge a call only "
+             "once it has failed",
+}
+#: The exceptions ``public`` translates, each with why.
+EDGE_HANDLERS = {
+    "IrscaleError": "an error raised inside: named with the argument it is about, or "
+                    "with the keywords handed on",
+    "RAW": "a raw Python exception: the argument that does not fit its declared type "
+           "named, else the exception propagates (irscale's own fault)",
+}
+#: The most lines the edge may take (the module was 743 before its checks moved to the
+#: declarations).
+EDGE_LINES = 350
+
+
+def test_the_edge_keeps_only_what_no_binding_can_know():
+    """The edge's functions and the exceptions it translates are those listed, each with
+    why no declaration can hold it; it stays small."""
+    import ast
+    from pathlib import Path
+
+    path = Path(irscale.__file__).parent / "core" / "edge.py"
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert functions == set(EDGE_TRANSLATORS), (
+        f"unlisted: {sorted(functions - set(EDGE_TRANSLATORS))}, gone: "
+        f"{sorted(set(EDGE_TRANSLATORS) - functions)}: move the knowledge to a declaration "
+        "(core/params.py, core/binding.py) or list the function with why")
+    public = next(node for node in tree.body
+                  if isinstance(node, ast.FunctionDef) and node.name == "public")
+    handlers = {ast.unparse(node.type) for node in ast.walk(public)
+                if isinstance(node, ast.ExceptHandler) and node.type is not None}
+    assert handlers == set(EDGE_HANDLERS), sorted(handlers ^ set(EDGE_HANDLERS))
+    lines = len(source.splitlines())
+    assert lines <= EDGE_LINES, f"core/edge.py has {lines} lines (at most {EDGE_LINES})"
+
+
+FLAG = Param("flag", Switch(), False, "a flag", ("--flag",))
+#: A rule that depends on a parameter the binding does not declare in its params.
+FLAGGED = Binding((), rules=(Needs((SPAN,), on=FLAG, values=(True,)),))
+
+
+@FLAGGED
+def flagged(data, *, flag=False, span=None):
+    return data, flag, span
+
+
+def test_a_rule_refuses_a_value_it_cannot_compare():
+    """A value of the parameter a rule depends on that cannot be compared with the rule's
+    values (an array for a switch) is refused by the rule itself, in its domain's words,
+    not left to fail as a raw ``ValueError`` inside the rule."""
+    import numpy as np
+
+    assert flagged("x", flag=True, span=2) == ("x", True, 2)
+    with pytest.raises(ParameterError, match=r"^flag must be True or False, got a ndarray "
+                       r"of shape \(2,\)$") as caught:
+        flagged("x", flag=np.array([True, False]), span=2)
+    assert caught.value.param == "flag"
+    assert caught.value.__cause__ is None

@@ -65,6 +65,9 @@ def shown(value: object) -> str:
     if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and \
             callable(item):
         value = item()
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple) and shape and not isinstance(value, type):
+        return f"a {type(value).__name__} of shape {shape}"  # a table's repr is lines long
     return repr(value)
 
 

@@ -386,7 +386,7 @@ AUTO_SEED = Param("rng", SEED, 0, "seed of the draws of --label-probabilities", 
 #: :func:`irscale.collections.automatic_judgments` (``irscale labels auto``): the draws of
 #: every pair's grade, and their seed, apply to label probabilities with the topic design.
 AUTOMATIC = Binding(
-    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE),
+    (SIGNIFICANCE, AUTO_TUNING, AUTO_DESIGN, AUTO_DRAWS, RELEVANCE, AUTO_PROBABILITIES),
     rules=(Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_PROBABILITIES),
            Needs((AUTO_DRAWS, AUTO_SEED), on=AUTO_DESIGN, values=("topics",))))
 #: The strategies and budgets :func:`irscale.collections.simulate_pooling` replays.

@@ -14,13 +14,17 @@ One mechanism then checks every call on entry (:meth:`Binding.bind`), before the
 * **arity and keywords** (:func:`bind_arguments`): too many positional arguments, a
   required one missing, one given twice, a keyword the function does not take (named with
   the nearest it takes) are a :class:`~irscale.errors.ParameterError` naming the function
-  and the argument, never Python's ``TypeError``;
+  and the argument, never Python's ``TypeError`` (keywords a function hands on through
+  its ``**options`` are checked against the function the call hands them to, once it has
+  chosen it: :func:`forwarded_keyword_error`);
 * **domains**: each declared parameter given a value other than ``None`` is checked against
   its :class:`~irscale.core.params.Param`'s domain, and the body receives the value the
   domain returns (``5.0`` as ``5``, an alias as its canonical name): no body repeats a check;
 * **applicability** (:class:`~irscale.core.params.Needs`, :class:`Required`): parameters
   given where another parameter does not hold the values they apply to are refused, and a
-  parameter that another's value makes necessary is asked for.
+  parameter that another's value makes necessary is asked for; a value of the parameter
+  a rule depends on that cannot be compared with the rule's values (a data frame for a
+  switch) is refused in its domain's words, never left to fail inside the rule.
 
 The command line builds its rules from the same declarations
 (:func:`irscale.cli.rules.binding_rules`, through ``add_command(..., binding=...)``), each
@@ -144,7 +148,7 @@ def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: 
     paired t-test``) does not take, or None: each named with the nearest keyword taken
     (:func:`difflib.get_close_matches`), then the keywords taken (``note`` after them). A
     public function that hands its ``**options`` to ``owner`` makes it its own, with its
-    own keywords besides (:func:`irscale.core.edge.public`)."""
+    own keywords besides (:func:`forwarded_keyword_error`)."""
     unknown = [name for name in given if name not in taken]
     if not unknown:
         return None
@@ -159,6 +163,87 @@ def keyword_error(owner: str, given: Iterable[str], taken: Sequence[str], note: 
     error.keywords = (unknown, list(taken), note)  # type: ignore[attr-defined]
     return error
 
+
+#: Python's error for a keyword a function does not take (or is given twice), raised where
+#: the function is called: the function's qualified name and the keyword.
+_KEYWORD_ERROR = (r"^([\w.]+)\(\) got (?:an unexpected|multiple values for) "
+                  r"keyword argument '(\w+)'$")
+
+
+def call_name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """The name a caller gave ``function``: its class's for a constructor (the class a
+    base's ``__new__`` or ``__init__`` makes), else its own."""
+    name = getattr(function, "__name__", "the function")
+    if name == "__new__" and args and isinstance(args[0], type):
+        return str(args[0].__name__)
+    if (name == "__init__" or is_record_init(function)) and args:
+        return type(args[0]).__name__
+    return str(name)
+
+
+def qualified_name(function: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """How arity errors name ``function``: its class's name for a constructor, the class
+    and method (``ScoreMatrix.from_frame``) for a method, else its own name."""
+    name = call_name(function, args)
+    qualified = getattr(function, "__qualname__", name)
+    if name != getattr(function, "__name__", None) or "<locals>" in qualified:
+        return name
+    return str(qualified)
+
+
+def forwarded_keyword_error(function: Callable[..., Any], args: tuple[Any, ...],
+                            kwargs: Mapping[str, Any], error: BaseException
+                            ) -> ParameterError | None:
+    """The error of keywords that ``function`` hands on through its ``**options`` and the
+    function it hands them to does not take, or None. ``error`` is what that function
+    raised: Python's ``TypeError`` where it is called (a dataclass of options: its keywords
+    read from it, :func:`_callee`), or the :func:`keyword_error` of one that reads its
+    options itself (a test's, a correlation's). The message names them all, with the
+    keywords taken, the function's and that one's. This is the arity check of
+    :func:`bind_arguments` for a function whose keywords are another's: which one is known
+    only once the call has chosen it (a test named by ``test=``), never on entry."""
+    import re
+
+    found = arity_of_call(function, args)
+    if found is None or not found.varkw:
+        return None
+    unknown: Sequence[str]
+    inner: Sequence[str]
+    match = re.match(_KEYWORD_ERROR, str(error)) if isinstance(error, TypeError) else None
+    if match is not None:
+        callee = arity_of_call(_callee(error, match[1]))
+        unknown, inner, note = [match[2]], [] if callee is None else callee.keywords, ""
+    else:
+        unknown, inner, note = getattr(error, "keywords", ((), (), ""))
+    if not unknown or any(name not in kwargs for name in unknown):
+        return None  # not the caller's keywords: the function's own fault
+    taken = found.keywords
+    taken += [name for name in inner if name not in taken and name not in unknown]
+    return keyword_error(call_name(function, args), unknown, taken, note)
+
+
+def _callee(error: BaseException, qualname: str) -> Any:
+    """The function called where ``error`` was raised, found by its qualified name
+    (``TrecEvalOptions.__init__``) among the names of the innermost frame of its traceback
+    that has it: the caller's (a function that refuses its arguments has no frame yet, or
+    one of its own when it checks them itself, as a record's shared ``__init__`` does), or
+    None."""
+    import builtins
+
+    frames = []
+    trace = error.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    head, *rest = qualname.split(".")
+    value = next((scope[head] for frame in reversed(frames)
+                  for scope in (frame.f_locals, frame.f_globals) if head in scope),
+                 vars(builtins).get(head))
+    for attribute in rest:
+        if attribute == "__init__" and isinstance(value, type):
+            break  # the class's arity is its constructor's (a record's: its fields)
+        value = getattr(value, attribute, None)
+    return value
 
 def _names(names: Sequence[str], last: str = "and") -> str:
     said = list(names)
@@ -536,7 +621,10 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
     """What ``rule`` refuses in a call whose parameters have ``value(name)`` (their
     ``defaults`` telling the given ones), in the functions' words; None where it holds."""
     def holds(values: tuple[object, ...] | None, on: Param) -> bool:
-        return applies(values, value(on.name), defaults.get(on.name))
+        try:
+            return applies(values, value(on.name), defaults.get(on.name))
+        except (TypeError, ValueError):  # (a data frame compared with a rule's values)
+            raise _incomparable(on, value(on.name)) from None
 
     if isinstance(rule, SizedBy):
         return None  # (a default, worked out by Binding._checked)
@@ -567,6 +655,23 @@ def _refusal(rule: Rule, value: Callable[[str], object], defaults: Mapping[str, 
             f"{rule.on.name}={value(rule.on.name)!r}"
         return rule.message(", ".join(given), said, verb)
     return _needs_refusal(rule, ", ".join(given), verb, value, holds)
+
+
+def _incomparable(on: Param, value: object) -> ParameterError:
+    """The refusal of ``value`` of the parameter ``on`` that a rule depends on and that
+    cannot be compared with the values the rule tests (a data frame for a switch): its
+    domain's, where it declares one, else one naming the parameter and the value."""
+    check = getattr(on.domain, "check", None)
+    if check is not None:
+        try:
+            check(value, _label(on))
+        except ParameterError as error:
+            error.param = on.name
+            return error
+    from ..errors import shown
+
+    return ParameterError(f"{on.name}: {shown(value)} cannot be compared with the values "
+                          "its rules test", param=on.name)
 
 
 def _needs_refusal(rule: Needs, given: str, verb: str, value: Callable[[str], object],

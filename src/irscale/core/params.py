@@ -377,6 +377,21 @@ class Text:
     type: ClassVar[type] = str
 
 
+@record
+class Name(Text):
+    """One name used as it is given (a measure's), checked where it is read; the binding
+    refuses what no name is (None, a number, a table, a list) on entry, naming the
+    parameter, where the body would fail on it deep inside (``measure.lower()``). The
+    command line stores it as a :class:`Text` (its values are text)."""
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` itself, a ``str``."""
+        if not isinstance(value, str):
+            raise about(ParameterError(f"{name} must be a name (text), got {shown(value)}",
+                                       param=name), value)
+        return value
+
+
 # --------------------------------------------------------------------------- paths
 # A parameter that names files says so in its domain: the command line gives its option the
 # file role of the domain (irscale.cli.options.add_param), and the call's outputs are

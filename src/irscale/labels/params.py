@@ -12,10 +12,10 @@ from ..core.params import (
     SIGNIFICANCE,
     Cost,
     Integers,
+    Name,
     Names,
     Param,
     Switch,
-    Text,
 )
 from ..measures.citations import CITATION_FAMILIES
 from ..meta.params import PERSISTENCE
@@ -27,7 +27,7 @@ from ..text.params import MAX_CITATIONS
 #: trec_eval's ``ndcg`` (nDCG over the whole ranking, graded gains), which uses the grades
 #: a judge gives, not only their binary cut.
 DEFAULT_AUDIT_MEASURE = "ndcg"
-AUDIT_MEASURE = Param("measure", Text(), DEFAULT_AUDIT_MEASURE, "the measure (one, with "
+AUDIT_MEASURE = Param("measure", Name(), DEFAULT_AUDIT_MEASURE, "the measure (one, with "
                       "per-topic values) whose means order the runs under the human and the "
                       "judge's qrels", ("-m", "--measure"), "MEASURE")
 #: The paired tests of the decisions (tests of two systems on the same topics).
@@ -64,7 +64,7 @@ AUDIT = Binding((AUDIT_MEASURE, AUDIT_REPEATED, SIGNIFICANCE, AUDIT_TEST, MULTIP
 #: :func:`irscale.labels.audit_assignments`: the TREC 2024 RAG track's Weighted score with
 #: partial credit (:mod:`irscale.text.assignments`).
 DEFAULT_ASSIGNMENT_MEASURE = "W"
-ASSIGNMENT_AUDIT_MEASURE = Param("measure", Text(), DEFAULT_ASSIGNMENT_MEASURE, "the score "
+ASSIGNMENT_AUDIT_MEASURE = Param("measure", Name(), DEFAULT_ASSIGNMENT_MEASURE, "the score "
                                  "(A, V or W, strict or with partial credit) whose means "
                                  "order the runs under the human and the model's "
                                  "assignments", ("-m", "--measure"), "MEASURE")

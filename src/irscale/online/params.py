@@ -106,11 +106,14 @@ class Impressions(Integers):
         """A count as an ``int``; a sequence of topics as it is."""
         if isinstance(value, numbers.Number):
             return super().check(value, name)
-        if isinstance(value, (str, bytes, Mapping)) or not (
+        if isinstance(value, (str, bytes, Mapping)) or hasattr(value, "columns") or not (
                 hasattr(value, "__len__") and hasattr(value, "__getitem__")):
             raise about(ParameterError(f"{name} must be a number per topic or the topic of "
                                        f"every impression, got {shown(value)}", param=name),
                         value)
+        if len(value) == 0:  # (a table's columns are no topics; no topic is no impression)
+            raise about(ParameterError(f"{name}: no impression (an empty "
+                                       f"{type(value).__name__} of topics)", param=name), value)
         return value
 
 
@@ -145,12 +148,15 @@ def click_model_needs(model: str) -> tuple[str, ...]:
     return _CLICK_MODEL_NEEDS.get(model, ("examination",))
 
 
-def click_values_fault(data: Mapping[str, Any]) -> str | None:
+def click_values_fault(data: object) -> str | None:
     """What is wrong with the values of a click model's parameters as read from JSON
-    (:func:`irscale.io.click_params.click_params`: its fields' shapes are checked): an
-    unknown model, a parameter the model needs missing, a value that is not a probability
-    (a number in [0, 1], not NaN); None when nothing is. Plain Python: a file of parameters
+    (:func:`irscale.io.click_params.click_params`: its fields' shapes are checked): no
+    object of parameters at all (None, a list), an unknown model, a parameter the model
+    needs missing, a value that is not a probability (a number in [0, 1], not NaN); None
+    when nothing is. Plain Python: a file of parameters
     is checked before pandas and the click models are imported."""
+    if not isinstance(data, Mapping):
+        return f"not a JSON object of parameters, but {shown(data)}"
     model = data.get("model")
     if model not in CLICK_MODELS:
         return f"unknown model {model!r}"

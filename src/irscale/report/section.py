@@ -177,10 +177,18 @@ def _rules(sections: Sequence[Section]) -> tuple[Rule, ...]:
 
 def report_binding(sections: Sequence[Section]) -> Binding:
     """The binding of :func:`~irscale.report.build_report`: the union of the sections'
-    declarations (their ``params`` and ``own`` checked on entry, their rules, the seed's)."""
-    params = _once(p for section in sections for p in (*section.params, *section.own))
+    declarations (their ``params``, ``own`` and the parameter each is chosen by, ``on``,
+    checked on entry; their rules, the seed's)."""
+    params = _once(p for section in sections
+                   for p in (*section.params, *section.own, *_chosen_by(section)))
     takes = _once(p for section in sections for p in section.takes)
     return Binding((*params, SEED_OF_DRAWS), rules=_rules(sections), takes=takes)
+
+
+def _chosen_by(section: Section) -> tuple[Param, ...]:
+    """The parameter that puts ``section`` in the report (``robustness=``), if any: its
+    domain is checked as any parameter's (a data frame is no switch)."""
+    return () if section.on is None else (section.on,)
 
 
 def command_binding(sections: Sequence[Section]) -> Binding:

@@ -30,7 +30,7 @@ from ..core.params import (
     Reals,
 )
 from ..core.records import record
-from ..errors import ParameterError, about
+from ..errors import ParameterError, about, shown
 from .names import (
     ALTERNATIVE,
     ANOVA_TRANSFORM,
@@ -71,7 +71,7 @@ class TukeyModels:
                        for factor in term.split(":")]
             if value in self.names or all(factor in self.factors for factor in factors):
                 return value
-        raise about(ParameterError(f"{name}: unknown model {value!r}; choose from "
+        raise about(ParameterError(f"{name}: unknown model {shown(value)}; choose from "
                                    f"{', '.join(self.names)} or a formula such as "
                                    f"'{' + '.join(self.factors)}'", param=name), value)
 
@@ -87,7 +87,7 @@ class ScheffeModels(TukeyModels):
 
     def check(self, value: object, name: str) -> str:
         """``value`` as given, where it names an ANOVA model or a formula."""
-        if value in RANK_MODELS or value in ("MD1f", "MD2f"):
+        if isinstance(value, str) and (value in RANK_MODELS or value in ("MD1f", "MD2f")):
             raise about(ParameterError(
                 f"{name}: Scheffé's method follows an ANOVA model, not {value!r} (it has no "
                 "F distribution); choose system, MD1, topic+system, MD2 or a formula",
