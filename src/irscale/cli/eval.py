@@ -23,14 +23,6 @@ from .common_params import (
     RUNS,
 )
 from .dataset_options import add_dataset_options, apply_dataset_conventions, note
-from .eval_many import (
-    TREC_EVAL_DESTS,
-    add_batch_options,
-    add_cache_option,
-    requested_measures,
-    trec_eval_arguments,
-    wants_batches,
-)
 from .eval_options import (
     BOUNDS_INPUTS,
     BOUNDS_TABLE,
@@ -62,11 +54,17 @@ from .outputs import Done
 from .outputs import Output as Written
 from .rules import Declared, Default, Rule, given, spelling, words
 from .runargs import (
+    TREC_EVAL_DESTS,
+    add_batch_options,
+    add_cache_option,
     add_run_options,
     add_trec_eval_options,
     label_files,
     read_named,
+    requested_measures,
     run_paths,
+    trec_eval_arguments,
+    wants_batches,
 )
 
 TYPE_CHECKING = False
