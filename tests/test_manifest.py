@@ -171,3 +171,16 @@ def test_the_manifest_names_modules_that_exist():
     for module in modules:
         assert importlib.util.find_spec(module) is not None, module
     assert irscale.__name__ == "irscale"
+
+
+def test_the_parser_data_are_the_declarations():
+    """The values the parser of ``eval`` reads from the manifest are those of the modules
+    it does not load at start-up: ``--names``' keywords (:data:`irscale.io.naming.NAME_MODES`),
+    which ``eval``'s option offers as declared."""
+    from irscale.cli.main import build_parser
+    from irscale.io.naming import NAME_MODES
+
+    assert _manifest.PARSER_DATA == {"name_modes": NAME_MODES}
+    chosen = build_parser(argv=["eval", "q", "r"])._subparsers._group_actions[0].choices["eval"]
+    names = next(action for action in chosen._actions if action.dest == "names")
+    assert names.keywords == NAME_MODES, vars(names)

@@ -11,7 +11,6 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
-from ..evaluation.params import EVALUATE
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
     ALLOW_EMPTY,
@@ -98,7 +97,7 @@ def add_parser(subparsers) -> None:
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output,
         example="qrels.txt a.run -m map -m P@5",
-        rules=RULES, binding=EVALUATE, help=SUBCOMMANDS["eval"],
+        rules=RULES, binding="irscale.evaluation.params:EVALUATE", help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")
