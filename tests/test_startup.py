@@ -447,14 +447,16 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: ``eval`` built from the declarations of its options, the judging and the run resolver
 #: (docs/architecture.md, "The manifest", "How the eval path stays small").
 TREC_EVAL_PATH_MODULES = 75
-#: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 31
-#: without :mod:`irscale.cli.eval_many`, :mod:`irscale.io.files` (and
-#: :mod:`irscale.core.reads`), :mod:`irscale.io.naming` and :mod:`irscale.core.binding`.
-EVAL_HELP_MODULES = 31
-#: Modules ``irscale eval --help`` never loads: the batches' command, the writer, the
-#: naming of runs, the bindings' mechanism (``eval``'s binding is named, its rules made
-#: when a command line is checked: :class:`irscale.cli.rules.LaterBinding`).
-EVAL_HELP_UNLOADED = ("irscale.cli.eval_many", "irscale.io.files", "irscale.io.naming",
+#: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
+#: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
+#: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
+EVAL_HELP_MODULES = 10
+#: Modules ``irscale eval --help`` never loads: the command's own and its options'
+#: declarations, the batches' command, the writer, the naming of runs, the bindings'
+#: mechanism (a command line of ``eval`` that is checked makes its binding's rules then:
+#: :class:`irscale.cli.rules.LaterBinding`).
+EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.params",
+                      "irscale.cli.eval_many", "irscale.io.files", "irscale.io.naming",
                       "irscale.core.binding")
 
 

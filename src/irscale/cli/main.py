@@ -84,8 +84,10 @@ def build_parser(command: str | None = None, *,
     parser of the choice the command line names (its module imported), a subcommand and,
     below it, an action (``meta split``, ``online ab assign``); the others are registered
     by name and help (:class:`~irscale.cli.parser.Choices`: the same choices, errors and
-    ``--help``). Given ``command``, that subcommand's parser is built whole (a word that
-    names no subcommand, or ``""``, builds none); without either, every subcommand's."""
+    ``--help``); a subcommand asked for its ``--help`` alone whose help the manifest holds
+    is built from that data (:func:`_help_only`). Given ``command``, that subcommand's
+    parser is built whole (a word that names no subcommand, or ``""``, builds none);
+    without either, every subcommand's."""
     import importlib
 
     from ..core.version import __version__
@@ -102,13 +104,30 @@ def build_parser(command: str | None = None, *,
     parser.words = words
     parser.add_argument("--version", action="version", version=f"irscale {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    shown = _help_only(argv)
     for name, help in SUBCOMMANDS.items():
         if command is not None and name != command:
             subparsers.add_stub(name, help)
+        elif shown is not None:  # its --help alone: its parser built from the manifest
+            from .parser import parser_of_help
+
+            parser_of_help(subparsers, name, help, shown)
         else:
             importlib.import_module(f".{name.replace('-', '_')}", __package__
                                     ).add_parser(subparsers)
     return parser
+
+
+def _help_only(argv: Sequence[str] | None) -> dict | None:
+    """The data of a subcommand's ``--help`` (:data:`irscale._manifest.HELP`) where the
+    command line asks for that alone (``irscale eval --help``, ``-h``), else None: its text
+    is then that of the parser built from the declarations, which are not imported
+    (:func:`irscale.cli.parser.parser_of_help`)."""
+    if argv is None or len(argv) != 2 or argv[1] not in ("-h", "--help"):
+        return None
+    from .._manifest import HELP
+
+    return HELP.get(argv[0])
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
