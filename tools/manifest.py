@@ -154,7 +154,7 @@ def render() -> str:
     for name, doc, value in parts:
         comment = textwrap.fill(f"{doc}.", 92, initial_indent="#: ", subsequent_indent="#: ")
         # the help's long texts: each line within the line length, after the name
-        width = 92 if name not in WIDE else 100 - len(f"{name} = ") - 16
+        width = 92 if name not in WIDE else 100 - len(f"{name} = ")
         text += f"{comment}\n{name} = {pprint.pformat(value, width=width, sort_dicts=False)}\n"
     return text
 

@@ -227,609 +227,460 @@ TREC_FAMILIES: dict[str, str] = {'map': 'irscale.measures.trec.average_precision
 PARSER_DATA: dict[str, tuple[str, ...]] = {'name_modes': ('file', 'runid')}
 #: What ``--help`` of these subcommands shows (``irscale eval --help``: a parser built from
 #: this, irscale.cli.parser.parser_of_help, without the declarations).
-HELP: dict[str, dict] = {'eval': {'description': 'Evaluate TREC runs against TREC '
-                         'qrels, exactly as trec_eval '
-                         '9.0.8 (or 10.0 with --compat '
-                         '10); with several runs every '
-                         'line of --format trec also names '
-                         'its run in a fourth field. See '
+HELP: dict[str, dict] = {'eval': {'description': 'Evaluate TREC runs against TREC qrels, exactly '
+                         'as trec_eval 9.0.8 (or 10.0 with --compat 10); '
+                         'with several runs every line of --format trec '
+                         'also names its run in a fourth field. See '
                          'docs/cli.md.',
           'example': 'qrels.txt a.run -m map -m P@5',
           'groups': [('positional arguments', None),
                      ('options', None),
                      ('latex table (--format latex)', None),
-                     ('confidence intervals (--format '
-                      'latex, csv, json, markdown)',
+                     ('confidence intervals (--format latex, csv, json, '
+                      'markdown)',
                       None),
                      ('dataset conventions',
-                      'official measures and relevance '
-                      'level of a dataset '
+                      'official measures and relevance level of a dataset '
                       '(docs/evaluation.md)'),
-                     ('many run files, streamed in batches '
-                      '(as irscale eval-many)',
-                      'memory bounded by a batch per '
-                      'worker; the runs named after their '
-                      'files unless --names says '
-                      'otherwise; per-topic values go to '
-                      '--per-topic-out')],
-          'arguments': [{'flags': (),
-                         'dest': 'qrels',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'qrels file: qid iter '
-                                 'docno rel',
-                         'required': True,
-                         'group': 0},
-                        {'flags': (),
-                         'dest': 'runs',
-                         'nargs': '+',
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'run file(s): qid Q0 '
-                                 'docno rank score runid '
-                                 '(plain, gzip or '
-                                 'Parquet); a folder or a '
-                                 'quoted glob pattern '
-                                 "('runs/*.gz'): its files",
-                         'required': True,
-                         'group': 0},
-                        {'flags': ('-m', '--measure'),
-                         'dest': 'measures',
-                         'nargs': None,
-                         'metavar': 'MEASURE',
-                         'choices': None,
-                         'help': 'measure or nickname '
-                                 '(repeatable): map, '
-                                 'P.5,10, ndcg_cut_10, '
-                                 'all_trec, AP@100, '
-                                 'P(rel=2)@5 ... (default: '
-                                 'official); with --format '
-                                 'trec a trec_eval family '
-                                 'given twice keeps its '
-                                 'first parameters, as in '
-                                 'trec_eval (-m P.5 -m '
-                                 'P.7: P_5)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-q', '--per-query'),
-                         'dest': 'per_query',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'also print the value of '
-                                 'every topic',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-n', '--no-summary'),
-                         'dest': 'no_summary',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'do not print the summary '
-                                 '(all) lines',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-l',
-                                   '--relevance-level',
-                                   '--level-for-rel'),
-                         'dest': 'relevance_level',
-                         'nargs': None,
-                         'metavar': 'L',
-                         'choices': None,
-                         'help': 'smallest relevance '
-                                 'degree counted as '
-                                 'relevant (default: 1)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-M', '--max-retrieved'),
-                         'dest': 'max_retrieved',
-                         'nargs': None,
-                         'metavar': 'N',
-                         'choices': None,
-                         'help': 'evaluate only the first '
-                                 'N documents of each '
-                                 'topic (default: every '
-                                 'document)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-J', '--judged-only'),
-                         'dest': 'judged_only',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'drop unjudged documents '
-                                 'before evaluating '
-                                 '(trec_eval -J)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-c', '--complete'),
-                         'dest': 'complete',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'average over every qrels '
-                                 'topic; missing topics '
-                                 'count 0',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-N',
-                                   '--num-docs-in-coll'),
-                         'dest': 'num_docs_in_coll',
-                         'nargs': None,
-                         'metavar': 'N',
-                         'choices': None,
-                         'help': 'number of documents in '
-                                 'the collection '
-                                 '(trec_eval -N; 0: '
-                                 'unknown) (default: 0)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--compat',),
-                         'dest': 'compat',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': (9, 10),
-                         'help': 'trec_eval version to '
-                                 'reproduce (9 = 9.0.8) '
-                                 '(default: 9)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--ties',),
-                         'dest': 'ties',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('trec_eval',
-                                     'file-order',
-                                     'rank-column',
-                                     'expected'),
-                         'help': 'order of documents with '
-                                 'equal scores: trec_eval '
-                                 '(score descending, then '
-                                 'docno descending), '
-                                 'file-order (as NTCIREVAL '
-                                 'and cwl_eval) or '
-                                 'rank-column; expected '
-                                 '(irscale eval): each '
-                                 "measure's expectation "
-                                 'over every order of the '
-                                 'tied documents '
-                                 '(tie-aware values) '
-                                 '(default: trec_eval)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-Z', '--Zscore'),
-                         'dest': 'zscores',
-                         'nargs': None,
-                         'metavar': 'FILE',
-                         'choices': None,
-                         'help': 'print z-scores instead '
-                                 'of the values, as '
-                                 'trec_eval -Z: FILE holds '
-                                 "lines 'qid measure_name "
-                                 "mean std_dev' from a "
-                                 'reference set of runs '
-                                 '(irscale eval-many '
-                                 '--write-zscores writes '
-                                 'one); a value with no '
-                                 'line is printed -1000000',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-R',
-                                   '--relevance-format'),
-                         'dest': 'relevance_format',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('qrels',
-                                     'qrels_jg',
-                                     'prefs',
-                                     'qrels_prefs'),
-                         'help': 'the form of QRELS '
-                                 '(trec_eval -R): qrels; '
-                                 "multi-judge qrels 'qid "
-                                 "jg docno rel' "
-                                 '(qrels_jg), evaluated by '
-                                 'the measures averaged '
-                                 'over judgment groups (-m '
-                                 'qrels_jg, map_avgjg '
-                                 '...); or preference '
-                                 "judgments 'qid jg jsg "
-                                 "docno level' (prefs) or "
-                                 'a qrels file read as '
-                                 'preferences '
-                                 '(qrels_prefs), evaluated '
-                                 'by the preference '
-                                 'measures (-m all_prefs, '
-                                 '-m prefs ...) (default: '
-                                 'qrels)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--labels',),
-                         'dest': 'labels',
-                         'nargs': None,
-                         'metavar': 'NAME=FILE',
-                         'choices': None,
-                         'help': 'a second label file '
-                                 '(qrels format: topic '
-                                 'iter docno value; topic '
-                                 '* = every topic) for the '
-                                 'measures that use one, '
-                                 'e.g. --labels '
-                                 'under=task2.qunder -m '
-                                 "'uRBP(p=0.8)' "
-                                 '(repeatable)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--qrels-format',),
-                         'dest': 'qrels_format',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('auto',
-                                     'trec',
-                                     'diversity'),
-                         'help': 'diversity: read QRELS as '
-                                 "ndeval's 'topic subtopic "
-                                 "docno judgment'; auto: "
-                                 'when every measure is a '
-                                 'diversity measure, such '
-                                 'as alpha-nDCG@20 '
-                                 '(default: auto)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--intent-probs',),
-                         'dest': 'intent_probs',
-                         'nargs': None,
-                         'metavar': 'FILE',
-                         'choices': None,
-                         'help': 'diversity: intent '
-                                 "probabilities 'topic "
-                                 "subtopic probability' "
-                                 '(NTCIR Iprob) for '
-                                 "NTCIREVAL's measures "
-                                 '(default: uniform over '
-                                 "each topic's intents "
-                                 'with a relevant '
-                                 'document)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--intent-types',),
-                         'dest': 'intent_types',
-                         'nargs': None,
-                         'metavar': 'FILE',
-                         'choices': None,
-                         'help': 'diversity: intent types '
-                                 "'topic subtopic inf|nav' "
-                                 'for DIN-nDCG, P+Q and EP '
-                                 '(default: every intent '
-                                 'informational)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--topic-alpha',),
-                         'dest': 'topic_alpha',
-                         'nargs': None,
-                         'metavar': 'FILE',
-                         'choices': None,
-                         'help': 'diversity: one '
-                                 'redundancy intolerance '
-                                 "per topic, lines 'topic "
-                                 "alpha', for "
-                                 'alpha-nDCG-w(topic_alpha=1)@k '
-                                 'and '
-                                 'nERR-IA-w(topic_alpha=1)@k',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--format',),
-                         'dest': 'fmt',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('trec',
-                                     'csv',
-                                     'json',
-                                     'markdown',
-                                     'latex',
-                                     'ndeval'),
-                         'help': 'output format (trec: '
-                                 'byte-identical to '
-                                 'trec_eval for one run); '
-                                 'latex: the runs x '
-                                 'measures table of a '
-                                 'paper, best values in '
-                                 'bold (default: trec)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--baseline',),
-                         'dest': 'baseline',
-                         'nargs': None,
-                         'metavar': 'RUN',
-                         'choices': None,
-                         'help': 'mark values '
-                                 'significantly better (up '
-                                 'arrow) or worse (down '
-                                 "arrow) than this run's; "
-                                 'with --format ndeval, a '
-                                 'baseline run FILE for '
-                                 "ndeval's risk-sensitive "
-                                 'output (ndeval '
-                                 '-baseline) (default: no '
-                                 'marks)',
-                         'required': False,
-                         'group': 2},
-                        {'flags': ('--test',),
-                         'dest': 'test',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('t',
-                                     'wilcoxon',
-                                     'sign'),
-                         'help': 'paired test against '
-                                 '--baseline (default: t)',
-                         'required': False,
-                         'group': 2},
-                        {'flags': ('--correction',),
-                         'dest': 'correction',
-                         'nargs': None,
-                         'metavar': 'C',
-                         'choices': None,
-                         'help': 'correction over every '
-                                 'comparison of the table: '
-                                 'one of none | bonferroni '
-                                 '| sidak | holm | '
-                                 'holm-sidak | hommel | bh '
-                                 '| by (default: holm)',
-                         'required': False,
-                         'group': 2},
-                        {'flags': ('--alpha',),
-                         'dest': 'alpha',
-                         'nargs': None,
-                         'metavar': 'A',
-                         'choices': None,
-                         'help': 'significance level: a '
-                                 'number in (0, 1) '
-                                 '(default: 0.05)',
-                         'required': False,
-                         'group': 2},
-                        {'flags': ('--ci',),
-                         'dest': 'ci',
-                         'nargs': None,
-                         'metavar': None,
-                         'choices': ('t', 'bootstrap'),
-                         'help': 'every mean with its 1 - '
-                                 '--alpha confidence '
-                                 'interval over topics: t '
-                                 '(Student) or bootstrap '
-                                 '(percentile, topics '
-                                 'resampled)',
-                         'required': False,
-                         'group': 3},
-                        {'flags': ('--ci-samples',),
-                         'dest': 'ci_samples',
-                         'nargs': None,
-                         'metavar': 'B',
-                         'choices': None,
-                         'help': 'bootstrap samples of '
-                                 '--ci bootstrap (default: '
-                                 '10000)',
-                         'required': False,
-                         'group': 3},
-                        {'flags': ('--ci-seed',),
-                         'dest': 'ci_seed',
-                         'nargs': None,
-                         'metavar': 'S',
-                         'choices': None,
-                         'help': 'seed of --ci bootstrap '
-                                 '(default: a fresh random '
-                                 'seed)',
-                         'required': False,
-                         'group': 3},
-                        {'flags': ('--bounds',),
-                         'dest': 'bounds',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'instead of the values, '
-                                 "each mean's (with -q "
-                                 "every topic's) lowest "
-                                 'and highest value when '
-                                 'the unjudged documents a '
-                                 'run retrieves take the '
-                                 'lowest or the highest '
-                                 'grade, and the pairs of '
-                                 'runs the judgments do '
-                                 'not order (irscale pool '
-                                 'bounds)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--risk-alpha',),
-                         'dest': 'risk_alpha',
-                         'nargs': None,
-                         'metavar': 'A',
-                         'choices': None,
-                         'help': 'diversity, --format '
-                                 'ndeval --baseline FILE: '
-                                 'risk sensitivity A >= 0, '
-                                 'a loss against the '
-                                 'baseline weighs 1+A '
-                                 '(ndeval -riskAlpha) '
-                                 '(default: 0)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--names',),
-                         'dest': 'names',
-                         'nargs': None,
-                         'metavar': 'file|runid|A,B,...',
-                         'choices': None,
-                         'help': 'how to name the runs: '
-                                 'file (default: the file '
-                                 'name without extension, '
-                                 'e.g. bm25.run.gz -> '
-                                 'bm25; where two runs '
-                                 'share it, the shortest '
-                                 'end of their paths that '
-                                 'tells them apart, e.g. '
-                                 'bm25/run, splade/run, '
-                                 'with a warning), runid '
-                                 '(the run id of each '
-                                 'file; the runs that '
-                                 'share one named by their '
-                                 'files), or one name per '
-                                 'run in order: a,b,c',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--allow-empty',),
-                         'dest': 'allow_empty',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'evaluate a run that has '
-                                 'no topic in common with '
-                                 'the qrels (an error '
-                                 'otherwise, with or '
-                                 'without -c: qrels of '
-                                 'another collection, or '
-                                 'topic ids written '
-                                 'differently?)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--cache',),
-                         'dest': 'cache',
-                         'nargs': None,
-                         'metavar': 'DIR',
-                         'choices': None,
-                         'help': 'results cache: an '
-                                 'evaluation done before '
-                                 '(same input bytes, '
-                                 'measures, options and '
-                                 'irscale version) is read '
-                                 'from folder DIR, others '
-                                 'are evaluated and stored '
-                                 'there (eval-many: one '
-                                 'entry per run file, so '
-                                 'that only new or changed '
-                                 'runs are evaluated)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--dataset',),
-                         'dest': 'dataset',
-                         'nargs': None,
-                         'metavar': 'NAME',
-                         'choices': None,
-                         'help': 'apply the evaluation '
-                                 'conventions of a '
-                                 'dataset: its official '
-                                 'measures where -m is not '
-                                 'given, its relevance '
-                                 'level where -l is not: a '
-                                 "collection of irscale's "
-                                 'table '
-                                 '(trec-dl-2019-passage, '
-                                 'trec-robust-2004 ...) or '
-                                 'an ir_datasets id '
-                                 '(default: those of QRELS '
-                                 'irds:ID, else none)',
-                         'required': False,
-                         'group': 4},
-                        {'flags': ('--no-dataset-defaults',),
-                         'dest': 'no_dataset_defaults',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': "apply no dataset's "
-                                 'conventions, not even '
-                                 'those of QRELS irds:ID',
-                         'required': False,
-                         'group': 4},
-                        {'flags': ('--batch-size',),
-                         'dest': 'batch_size',
-                         'nargs': None,
-                         'metavar': 'N',
-                         'choices': None,
-                         'help': 'run files per batch: '
-                                 'memory holds about one '
-                                 'batch per worker '
-                                 '(default: 64)',
-                         'required': False,
-                         'group': 5},
-                        {'flags': ('--scheduler',),
-                         'dest': 'scheduler',
-                         'nargs': None,
-                         'metavar': 'ADDRESS',
-                         'choices': None,
-                         'help': 'run the batches on a '
-                                 'Dask cluster: '
-                                 'tcp://HOST:PORT (a '
-                                 'running scheduler) or '
-                                 'local:N (N worker '
-                                 'processes on this '
-                                 'machine); needs the '
-                                 'irscale[dask] extra; '
-                                 'same results (default: '
-                                 'threads of this process)',
-                         'required': False,
-                         'group': 5},
-                        {'flags': ('--workers',),
-                         'dest': 'workers',
-                         'nargs': None,
-                         'metavar': 'N',
-                         'choices': None,
-                         'help': 'threads of this process '
-                                 'running batches: an '
-                                 'integer from 1 to 1024 '
-                                 '(default: one per CPU '
-                                 'core)',
-                         'required': False,
-                         'group': 5},
-                        {'flags': ('--per-topic-out',),
-                         'dest': 'per_topic_out',
-                         'nargs': None,
-                         'metavar': 'DIR',
-                         'choices': None,
-                         'help': 'write the per-topic '
-                                 'values (run, topic, '
-                                 'measure, value) as '
-                                 'Parquet files to folder '
-                                 'DIR, written whole or '
-                                 'not at all; a folder '
-                                 'holding files is '
-                                 'replaced only with '
-                                 '--force, and only when '
-                                 'it holds an earlier '
-                                 'output',
-                         'required': False,
-                         'group': 5},
-                        {'flags': ('--no-progress',),
-                         'dest': 'no_progress',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'no estimate and no '
-                                 'progress on standard '
-                                 'error (default: for long '
-                                 'work, a bar on a '
-                                 'terminal, else a plain '
-                                 'line every 30 s and '
-                                 '10%%)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('-o', '--output'),
-                         'dest': 'output',
-                         'nargs': None,
-                         'metavar': 'FILE',
-                         'choices': None,
-                         'help': 'write the output to '
-                                 'FILE; an existing file '
-                                 'is never replaced '
-                                 'without --force '
-                                 '(default: standard '
-                                 'output)',
-                         'required': False,
-                         'group': 1},
-                        {'flags': ('--force',),
-                         'dest': 'force',
-                         'nargs': 0,
-                         'metavar': None,
-                         'choices': None,
-                         'help': 'replace output files '
-                                 'that exist already '
-                                 '(inputs never are)',
-                         'required': False,
-                         'group': 1}]}}
+                     ('many run files, streamed in batches (as irscale '
+                      'eval-many)',
+                      'memory bounded by a batch per worker; the runs '
+                      'named after their files unless --names says '
+                      'otherwise; per-topic values go to --per-topic-out')],
+          'arguments': [((),
+                         'qrels',
+                         None,
+                         None,
+                         None,
+                         'qrels file: qid iter docno rel',
+                         True,
+                         0),
+                        ((),
+                         'runs',
+                         '+',
+                         None,
+                         None,
+                         'run file(s): qid Q0 docno rank score runid '
+                         '(plain, gzip or Parquet); a folder or a quoted '
+                         "glob pattern ('runs/*.gz'): its files",
+                         True,
+                         0),
+                        (('-m', '--measure'),
+                         'measures',
+                         None,
+                         'MEASURE',
+                         None,
+                         'measure or nickname (repeatable): map, P.5,10, '
+                         'ndcg_cut_10, all_trec, AP@100, P(rel=2)@5 ... '
+                         '(default: official); with --format trec a '
+                         'trec_eval family given twice keeps its first '
+                         'parameters, as in trec_eval (-m P.5 -m P.7: P_5)',
+                         False,
+                         1),
+                        (('-q', '--per-query'),
+                         'per_query',
+                         0,
+                         None,
+                         None,
+                         'also print the value of every topic',
+                         False,
+                         1),
+                        (('-n', '--no-summary'),
+                         'no_summary',
+                         0,
+                         None,
+                         None,
+                         'do not print the summary (all) lines',
+                         False,
+                         1),
+                        (('-l', '--relevance-level', '--level-for-rel'),
+                         'relevance_level',
+                         None,
+                         'L',
+                         None,
+                         'smallest relevance degree counted as relevant '
+                         '(default: 1)',
+                         False,
+                         1),
+                        (('-M', '--max-retrieved'),
+                         'max_retrieved',
+                         None,
+                         'N',
+                         None,
+                         'evaluate only the first N documents of each '
+                         'topic (default: every document)',
+                         False,
+                         1),
+                        (('-J', '--judged-only'),
+                         'judged_only',
+                         0,
+                         None,
+                         None,
+                         'drop unjudged documents before evaluating '
+                         '(trec_eval -J)',
+                         False,
+                         1),
+                        (('-c', '--complete'),
+                         'complete',
+                         0,
+                         None,
+                         None,
+                         'average over every qrels topic; missing topics '
+                         'count 0',
+                         False,
+                         1),
+                        (('-N', '--num-docs-in-coll'),
+                         'num_docs_in_coll',
+                         None,
+                         'N',
+                         None,
+                         'number of documents in the collection (trec_eval '
+                         '-N; 0: unknown) (default: 0)',
+                         False,
+                         1),
+                        (('--compat',),
+                         'compat',
+                         None,
+                         None,
+                         (9, 10),
+                         'trec_eval version to reproduce (9 = 9.0.8) '
+                         '(default: 9)',
+                         False,
+                         1),
+                        (('--ties',),
+                         'ties',
+                         None,
+                         None,
+                         ('trec_eval',
+                          'file-order',
+                          'rank-column',
+                          'expected'),
+                         'order of documents with equal scores: trec_eval '
+                         '(score descending, then docno descending), '
+                         'file-order (as NTCIREVAL and cwl_eval) or '
+                         'rank-column; expected (irscale eval): each '
+                         "measure's expectation over every order of the "
+                         'tied documents (tie-aware values) (default: '
+                         'trec_eval)',
+                         False,
+                         1),
+                        (('-Z', '--Zscore'),
+                         'zscores',
+                         None,
+                         'FILE',
+                         None,
+                         'print z-scores instead of the values, as '
+                         "trec_eval -Z: FILE holds lines 'qid measure_name "
+                         "mean std_dev' from a reference set of runs "
+                         '(irscale eval-many --write-zscores writes one); '
+                         'a value with no line is printed -1000000',
+                         False,
+                         1),
+                        (('-R', '--relevance-format'),
+                         'relevance_format',
+                         None,
+                         None,
+                         ('qrels', 'qrels_jg', 'prefs', 'qrels_prefs'),
+                         'the form of QRELS (trec_eval -R): qrels; '
+                         "multi-judge qrels 'qid jg docno rel' (qrels_jg), "
+                         'evaluated by the measures averaged over judgment '
+                         'groups (-m qrels_jg, map_avgjg ...); or '
+                         "preference judgments 'qid jg jsg docno level' "
+                         '(prefs) or a qrels file read as preferences '
+                         '(qrels_prefs), evaluated by the preference '
+                         'measures (-m all_prefs, -m prefs ...) (default: '
+                         'qrels)',
+                         False,
+                         1),
+                        (('--labels',),
+                         'labels',
+                         None,
+                         'NAME=FILE',
+                         None,
+                         'a second label file (qrels format: topic iter '
+                         'docno value; topic * = every topic) for the '
+                         'measures that use one, e.g. --labels '
+                         "under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)",
+                         False,
+                         1),
+                        (('--qrels-format',),
+                         'qrels_format',
+                         None,
+                         None,
+                         ('auto', 'trec', 'diversity'),
+                         "diversity: read QRELS as ndeval's 'topic "
+                         "subtopic docno judgment'; auto: when every "
+                         'measure is a diversity measure, such as '
+                         'alpha-nDCG@20 (default: auto)',
+                         False,
+                         1),
+                        (('--intent-probs',),
+                         'intent_probs',
+                         None,
+                         'FILE',
+                         None,
+                         "diversity: intent probabilities 'topic subtopic "
+                         "probability' (NTCIR Iprob) for NTCIREVAL's "
+                         "measures (default: uniform over each topic's "
+                         'intents with a relevant document)',
+                         False,
+                         1),
+                        (('--intent-types',),
+                         'intent_types',
+                         None,
+                         'FILE',
+                         None,
+                         "diversity: intent types 'topic subtopic inf|nav' "
+                         'for DIN-nDCG, P+Q and EP (default: every intent '
+                         'informational)',
+                         False,
+                         1),
+                        (('--topic-alpha',),
+                         'topic_alpha',
+                         None,
+                         'FILE',
+                         None,
+                         'diversity: one redundancy intolerance per topic, '
+                         "lines 'topic alpha', for "
+                         'alpha-nDCG-w(topic_alpha=1)@k and '
+                         'nERR-IA-w(topic_alpha=1)@k',
+                         False,
+                         1),
+                        (('--format',),
+                         'fmt',
+                         None,
+                         None,
+                         ('trec',
+                          'csv',
+                          'json',
+                          'markdown',
+                          'latex',
+                          'ndeval'),
+                         'output format (trec: byte-identical to trec_eval '
+                         'for one run); latex: the runs x measures table '
+                         'of a paper, best values in bold (default: trec)',
+                         False,
+                         1),
+                        (('--baseline',),
+                         'baseline',
+                         None,
+                         'RUN',
+                         None,
+                         'mark values significantly better (up arrow) or '
+                         "worse (down arrow) than this run's; with "
+                         '--format ndeval, a baseline run FILE for '
+                         "ndeval's risk-sensitive output (ndeval "
+                         '-baseline) (default: no marks)',
+                         False,
+                         2),
+                        (('--test',),
+                         'test',
+                         None,
+                         None,
+                         ('t', 'wilcoxon', 'sign'),
+                         'paired test against --baseline (default: t)',
+                         False,
+                         2),
+                        (('--correction',),
+                         'correction',
+                         None,
+                         'C',
+                         None,
+                         'correction over every comparison of the table: '
+                         'one of none | bonferroni | sidak | holm | '
+                         'holm-sidak | hommel | bh | by (default: holm)',
+                         False,
+                         2),
+                        (('--alpha',),
+                         'alpha',
+                         None,
+                         'A',
+                         None,
+                         'significance level: a number in (0, 1) (default: '
+                         '0.05)',
+                         False,
+                         2),
+                        (('--ci',),
+                         'ci',
+                         None,
+                         None,
+                         ('t', 'bootstrap'),
+                         'every mean with its 1 - --alpha confidence '
+                         'interval over topics: t (Student) or bootstrap '
+                         '(percentile, topics resampled)',
+                         False,
+                         3),
+                        (('--ci-samples',),
+                         'ci_samples',
+                         None,
+                         'B',
+                         None,
+                         'bootstrap samples of --ci bootstrap (default: '
+                         '10000)',
+                         False,
+                         3),
+                        (('--ci-seed',),
+                         'ci_seed',
+                         None,
+                         'S',
+                         None,
+                         'seed of --ci bootstrap (default: a fresh random '
+                         'seed)',
+                         False,
+                         3),
+                        (('--bounds',),
+                         'bounds',
+                         0,
+                         None,
+                         None,
+                         "instead of the values, each mean's (with -q "
+                         "every topic's) lowest and highest value when the "
+                         'unjudged documents a run retrieves take the '
+                         'lowest or the highest grade, and the pairs of '
+                         'runs the judgments do not order (irscale pool '
+                         'bounds)',
+                         False,
+                         1),
+                        (('--risk-alpha',),
+                         'risk_alpha',
+                         None,
+                         'A',
+                         None,
+                         'diversity, --format ndeval --baseline FILE: risk '
+                         'sensitivity A >= 0, a loss against the baseline '
+                         'weighs 1+A (ndeval -riskAlpha) (default: 0)',
+                         False,
+                         1),
+                        (('--names',),
+                         'names',
+                         None,
+                         'file|runid|A,B,...',
+                         None,
+                         'how to name the runs: file (default: the file '
+                         'name without extension, e.g. bm25.run.gz -> '
+                         'bm25; where two runs share it, the shortest end '
+                         'of their paths that tells them apart, e.g. '
+                         'bm25/run, splade/run, with a warning), runid '
+                         '(the run id of each file; the runs that share '
+                         'one named by their files), or one name per run '
+                         'in order: a,b,c',
+                         False,
+                         1),
+                        (('--allow-empty',),
+                         'allow_empty',
+                         0,
+                         None,
+                         None,
+                         'evaluate a run that has no topic in common with '
+                         'the qrels (an error otherwise, with or without '
+                         '-c: qrels of another collection, or topic ids '
+                         'written differently?)',
+                         False,
+                         1),
+                        (('--cache',),
+                         'cache',
+                         None,
+                         'DIR',
+                         None,
+                         'results cache: an evaluation done before (same '
+                         'input bytes, measures, options and irscale '
+                         'version) is read from folder DIR, others are '
+                         'evaluated and stored there (eval-many: one entry '
+                         'per run file, so that only new or changed runs '
+                         'are evaluated)',
+                         False,
+                         1),
+                        (('--dataset',),
+                         'dataset',
+                         None,
+                         'NAME',
+                         None,
+                         'apply the evaluation conventions of a dataset: '
+                         'its official measures where -m is not given, its '
+                         'relevance level where -l is not: a collection of '
+                         "irscale's table (trec-dl-2019-passage, "
+                         'trec-robust-2004 ...) or an ir_datasets id '
+                         '(default: those of QRELS irds:ID, else none)',
+                         False,
+                         4),
+                        (('--no-dataset-defaults',),
+                         'no_dataset_defaults',
+                         0,
+                         None,
+                         None,
+                         "apply no dataset's conventions, not even those "
+                         'of QRELS irds:ID',
+                         False,
+                         4),
+                        (('--batch-size',),
+                         'batch_size',
+                         None,
+                         'N',
+                         None,
+                         'run files per batch: memory holds about one '
+                         'batch per worker (default: 64)',
+                         False,
+                         5),
+                        (('--scheduler',),
+                         'scheduler',
+                         None,
+                         'ADDRESS',
+                         None,
+                         'run the batches on a Dask cluster: '
+                         'tcp://HOST:PORT (a running scheduler) or local:N '
+                         '(N worker processes on this machine); needs the '
+                         'irscale[dask] extra; same results (default: '
+                         'threads of this process)',
+                         False,
+                         5),
+                        (('--workers',),
+                         'workers',
+                         None,
+                         'N',
+                         None,
+                         'threads of this process running batches: an '
+                         'integer from 1 to 1024 (default: one per CPU '
+                         'core)',
+                         False,
+                         5),
+                        (('--per-topic-out',),
+                         'per_topic_out',
+                         None,
+                         'DIR',
+                         None,
+                         'write the per-topic values (run, topic, measure, '
+                         'value) as Parquet files to folder DIR, written '
+                         'whole or not at all; a folder holding files is '
+                         'replaced only with --force, and only when it '
+                         'holds an earlier output',
+                         False,
+                         5),
+                        (('--no-progress',),
+                         'no_progress',
+                         0,
+                         None,
+                         None,
+                         'no estimate and no progress on standard error '
+                         '(default: for long work, a bar on a terminal, '
+                         'else a plain line every 30 s and 10%%)',
+                         False,
+                         1),
+                        (('-o', '--output'),
+                         'output',
+                         None,
+                         'FILE',
+                         None,
+                         'write the output to FILE; an existing file is '
+                         'never replaced without --force (default: '
+                         'standard output)',
+                         False,
+                         1),
+                        (('--force',),
+                         'force',
+                         0,
+                         None,
+                         None,
+                         'replace output files that exist already (inputs '
+                         'never are)',
+                         False,
+                         1)]}}

@@ -200,25 +200,29 @@ class Parser(argparse.ArgumentParser):
                          f"(see '{self.prog} --help')")
 
 
+#: The fields of an argument in :func:`help_data`, in order.
+ARGUMENT_FIELDS = ("flags", "dest", "nargs", "metavar", "choices", "help", "required", "group")
+
+
 def help_data(parser: Parser) -> dict[str, Any]:
     """What ``--help`` of ``parser`` shows, as data (:mod:`irscale._manifest`'s ``HELP``,
     written by ``tools/manifest.py``): its description and declared example, its groups
-    (title, description) and its arguments in the order they were added, each with what
-    argparse's help and usage read of it (spellings, ``dest``, ``nargs``, metavar,
-    ``choices``, help, whether required) and its group; argparse's own ``-h/--help`` aside.
-    :func:`parser_of_help` builds from it a parser whose ``--help`` is the same text."""
-    groups = [group for group in parser._action_groups]
+    (title, description) and its arguments in the order they were added, each a tuple of
+    :data:`ARGUMENT_FIELDS`: what argparse's help and usage read of it (spellings,
+    ``dest``, ``nargs``, metavar, ``choices``, help, whether required) and its group;
+    argparse's own ``-h/--help`` aside. :func:`parser_of_help` builds from it a parser
+    whose ``--help`` is the same text."""
+    groups = list(parser._action_groups)
     arguments = []
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
             continue
         group = next(index for index, each in enumerate(groups)
                      if action in each._group_actions)
-        arguments.append({
-            "flags": tuple(action.option_strings), "dest": action.dest,
-            "nargs": action.nargs, "metavar": action.metavar,
-            "choices": None if action.choices is None else tuple(action.choices),
-            "help": action.help, "required": action.required, "group": group})
+        arguments.append((tuple(action.option_strings), action.dest, action.nargs,
+                          action.metavar,
+                          None if action.choices is None else tuple(action.choices),
+                          action.help, action.required, group))
     return {"description": parser.description, "example": parser.example,
             "groups": [(group.title, group.description) for group in groups],
             "arguments": arguments}
@@ -236,7 +240,8 @@ def parser_of_help(choices: Choices, name: str, help: str, data: dict[str, Any])
     groups: list[Any] = list(parser._action_groups)  # positional arguments, options
     for title, description in data["groups"][len(groups):]:
         groups.append(parser.add_argument_group(title, description))
-    for argument in data["arguments"]:
+    for fields in data["arguments"]:
+        argument = dict(zip(ARGUMENT_FIELDS, fields, strict=True))
         group = groups[argument["group"]]
         shown = {"help": argument["help"], "metavar": argument["metavar"]}
         if argument["choices"] is not None:
