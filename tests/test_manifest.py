@@ -171,3 +171,37 @@ def test_the_manifest_names_modules_that_exist():
     for module in modules:
         assert importlib.util.find_spec(module) is not None, module
     assert irscale.__name__ == "irscale"
+
+
+def test_the_parser_data_are_the_declarations():
+    """The values the parser of ``eval`` reads from the manifest are those of the modules
+    it does not load at start-up: ``--names``' keywords (:data:`irscale.io.naming.NAME_MODES`),
+    which ``eval``'s option offers as declared."""
+    from irscale.cli.main import build_parser
+    from irscale.io.naming import NAME_MODES
+
+    assert _manifest.PARSER_DATA == {"name_modes": NAME_MODES}
+    chosen = build_parser(argv=["eval", "q", "r"])._subparsers._group_actions[0].choices["eval"]
+    names = next(action for action in chosen._actions if action.dest == "names")
+    assert names.keywords == NAME_MODES, vars(names)
+
+
+@pytest.mark.parametrize("columns", ["20", "52", "80", "131", "300"])
+@pytest.mark.parametrize("asked", ["--help", "-h"])
+def test_a_help_from_the_manifest_is_the_declared_help(monkeypatch, capsys, columns, asked):
+    """``irscale eval --help`` (and ``-h``) alone builds ``eval``'s parser from the
+    manifest (:data:`irscale._manifest.HELP`, :func:`irscale.cli.parser.parser_of_help`):
+    its text is, at every width, that of the parser built from the declarations."""
+    from irscale.cli.main import build_parser, main
+
+    monkeypatch.setenv("COLUMNS", columns)
+    for command in _manifest.HELP:
+        with pytest.raises(SystemExit) as stop:
+            main([command, asked])
+        assert stop.value.code == 0
+        shown = capsys.readouterr().out
+        declared = build_parser(command)._subparsers._group_actions[0].choices[command]
+        assert shown == declared.format_help()
+        # with any other argument, the parser is built from the declarations
+        assert build_parser(argv=[command, asked, "x"])._subparsers._group_actions[0] \
+            .choices[command].format_help() == shown

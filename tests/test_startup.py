@@ -22,7 +22,9 @@ added later is covered, and every option that takes a number must declare its do
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
+import io
 import json
 import os
 import subprocess
@@ -442,11 +444,22 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: never raise it without saying why in the commit. The manifest
 #: (:mod:`irscale._manifest`: the contexts, the catalogue's contexts and trec_eval's
 #: families as data) brought it from 98 to 76 (``-m all_trec``: every family's module; 64
-#: for ``-m map``); what remains is the parser of ``eval`` built from the declarations of
-#: its options, the judging and the run resolver (docs/architecture.md, "The manifest").
-TREC_EVAL_PATH_MODULES = 76
-#: How many irscale modules ``irscale eval --help`` loads (pinned as above).
-EVAL_HELP_MODULES = 35
+#: for ``-m map``), and ``eval``'s own options in :mod:`irscale.cli.runargs` (not
+#: :mod:`irscale.cli.eval_many`) to 75 (63 for ``-m map``); what remains is the parser of
+#: ``eval`` built from the declarations of its options, the judging and the run resolver
+#: (docs/architecture.md, "The manifest", "How the eval path stays small").
+TREC_EVAL_PATH_MODULES = 75
+#: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
+#: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
+#: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
+EVAL_HELP_MODULES = 10
+#: Modules ``irscale eval --help`` never loads: the command's own and its options'
+#: declarations, the batches' command, the writer, the naming of runs, the bindings'
+#: mechanism (a command line of ``eval`` that is checked makes its binding's rules then:
+#: :class:`irscale.cli.rules.LaterBinding`).
+EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.params",
+                      "irscale.cli.eval_many", "irscale.io.files", "irscale.io.naming",
+                      "irscale.core.binding")
 
 
 def _modules(argv: list[str], cwd) -> dict:
@@ -469,6 +482,39 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
     report = _modules(argv, tiny)
     assert report["status"] == 0, report
     assert len(report["modules"]) <= most, (len(report["modules"]), report["modules"])
+    if argv == ["eval", "--help"]:
+        assert not set(EVAL_HELP_UNLOADED) & set(report["modules"]), report["modules"]
+    else:  # the batches' command is not loaded by eval
+        assert "irscale.cli.eval_many" not in report["modules"], report["modules"]
+
+
+def test_a_named_binding_is_checked_as_the_binding_itself(tiny):
+    """``eval``'s binding, named (``"irscale.evaluation.params:EVALUATE"``), is made when
+    the command line is checked (:class:`irscale.cli.rules.LaterBinding`), and refuses
+    what the binding refuses, in the same words; a parser built whole (the tests, the
+    documentation) holds the binding's rules themselves."""
+    from irscale.cli.main import main
+    from irscale.cli.rules import RULES, LaterBinding
+    from irscale.evaluation.params import EVALUATE
+
+    argv = ["eval", "qrels", "run"]
+    chosen = build_parser(argv=argv)._subparsers._group_actions[0].choices["eval"]
+    later = [rule for rule in chosen.get_default(RULES) if isinstance(rule, LaterBinding)]
+    assert [rule.name for rule in later] == ["irscale.evaluation.params:EVALUATE"]
+    whole = build_parser("eval")._subparsers._group_actions[0].choices["eval"]
+    assert whole.irscale_binding is EVALUATE
+    assert not any(isinstance(rule, LaterBinding) for rule in whole.get_default(RULES))
+    cases = [(["-Z", "under", "--labels", "u=under"], "-Z/--Zscore applies without "
+              "--labels (the z-scores are those of trec_eval's measures, which read no "
+              "label set)"),
+             (["-Z", "under", "--compat", "10"], "-Z/--Zscore applies without --compat 10"),
+             (["--dataset", "trec-robust-2004", "-R", "prefs"], "--dataset")]
+    for options, message in cases:
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors), contextlib.chdir(tiny):
+            assert main([*argv[:1], *options, *argv[1:]]) == 2, options
+        assert errors.getvalue().startswith("irscale: "), errors.getvalue()
+        assert message in errors.getvalue(), (options, errors.getvalue())
 
 
 def test_compare_of_two_system_tests_loads_neither_scipy_stats_nor_pandas(tmp_path):

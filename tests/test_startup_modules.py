@@ -39,12 +39,15 @@ REFUSED = {"numpy", "pandas", "scipy", "pyarrow", "matplotlib", "dataclasses", "
 #: What ``irscale --help`` loads of irscale: the command table, no subcommand's module.
 HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscale.cli.parser",
         "irscale.core", "irscale.core.lazy", "irscale.core.version", "irscale.errors"}
-#: What ``irscale eval --help`` loads besides: the parser of ``eval`` and the declarations of
-#: its options.
-EVAL_HELP = HELP | {
+#: What ``irscale eval --help`` loads besides: the manifest, from which its parser is built
+#: (:data:`irscale._manifest.HELP`, :func:`irscale.cli.parser.parser_of_help`).
+EVAL_HELP = HELP | {"irscale._manifest"}
+#: What a command line of ``eval`` that runs loads to build its parser: the parser of
+#: ``eval`` and the declarations of its options.
+EVAL_PARSER = HELP | {
     "irscale.cli.common_params", "irscale.cli.dataset_options", "irscale.cli.eval",
     "irscale.cli.eval_options",
-    "irscale.cli.eval_many", "irscale.cli.intervals", "irscale.cli.options",
+    "irscale.cli.intervals", "irscale.cli.options",
     "irscale.cli.outputs", "irscale.cli.rules", "irscale.cli.runargs",
     "irscale.core.binding", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
     "irscale.core.options",
@@ -56,7 +59,7 @@ EVAL_HELP = HELP | {
 #: What the evaluation loads besides: the manifest, the one context that evaluates it, the
 #: judging, trec_eval's families of the measures asked (each its module alone), and the run
 #: resolver (:mod:`irscale.io.sources`).
-EVAL = EVAL_HELP | {
+EVAL = EVAL_PARSER | {
     "irscale._manifest", "irscale.cli.requirements", "irscale.core.edge",
     "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
@@ -156,7 +159,7 @@ def _check_listed(status: object, modules: set[str], listed: set[str]) -> None:
 COMPARE = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cache", "irscale.cache.calls",
     "irscale.cli", "irscale.cli.common_params", "irscale.cli.compare",
-    "irscale.cli.compare_collections", "irscale.cli.dataset_options", "irscale.cli.eval_many",
+    "irscale.cli.compare_collections", "irscale.cli.dataset_options",
     "irscale.cli.eval_options", "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main",
     "irscale.cli.options", "irscale.cli.outputs", "irscale.cli.parser", "irscale.cli.requirements",
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",

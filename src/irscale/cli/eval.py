@@ -11,7 +11,6 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
-from ..evaluation.params import EVALUATE
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
     ALLOW_EMPTY,
@@ -23,14 +22,6 @@ from .common_params import (
     RUNS,
 )
 from .dataset_options import add_dataset_options, apply_dataset_conventions, note
-from .eval_many import (
-    TREC_EVAL_DESTS,
-    add_batch_options,
-    add_cache_option,
-    requested_measures,
-    trec_eval_arguments,
-    wants_batches,
-)
 from .eval_options import (
     BOUNDS_INPUTS,
     BOUNDS_TABLE,
@@ -62,11 +53,17 @@ from .outputs import Done
 from .outputs import Output as Written
 from .rules import Declared, Default, Rule, given, spelling, words
 from .runargs import (
+    TREC_EVAL_DESTS,
+    add_batch_options,
+    add_cache_option,
     add_run_options,
     add_trec_eval_options,
     label_files,
     read_named,
+    requested_measures,
     run_paths,
+    trec_eval_arguments,
+    wants_batches,
 )
 
 TYPE_CHECKING = False
@@ -100,7 +97,7 @@ def add_parser(subparsers) -> None:
             "otherwise; per-topic values go to --per-topic-out")),
         add_progress, add_output,
         example="qrels.txt a.run -m map -m P@5",
-        rules=RULES, binding=EVALUATE, help=SUBCOMMANDS["eval"],
+        rules=RULES, binding="irscale.evaluation.params:EVALUATE", help=SUBCOMMANDS["eval"],
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 (or "
         "10.0 with --compat 10); with several runs every line of --format trec also names "
         "its run in a fourth field. See docs/cli.md.")

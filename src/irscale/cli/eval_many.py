@@ -7,26 +7,31 @@ import argparse
 import os
 import warnings
 
-from ..core.params import THREADS, OutputPath, Param
+from ..core.params import OutputPath, Param
 from ..errors import ParameterError
-from ..evaluation.options import TREC_EVAL_DEFAULTS
-from ..evaluation.params import BATCH, CACHE, EVALUATE_MANY, PER_TOPIC_OUT
+from ..evaluation.params import EVALUATE_MANY
 from ..io.formats import FORMAT, OUTPUT_FORMATS
 from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
 from .intervals import add_interval_options, intervals_text
-from .main import SUBCOMMANDS, given
+from .main import SUBCOMMANDS
 from .options import (
     add_command,
     add_output,
-    add_param,
     add_progress,
-    add_scheduler,
     check_scheduler,
     scheduler,
     wants_progress,
 )
 from .outputs import Done, Folder, Output, inside_folder
-from .runargs import add_names, add_trec_eval_options
+from .runargs import TREC_EVAL_DESTS as TREC_EVAL_DESTS
+from .runargs import (
+    add_batch_options,
+    add_cache_option,
+    add_names,
+    add_trec_eval_options,
+    requested_measures,
+    trec_eval_arguments,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,56 +72,6 @@ def add_parser(subparsers) -> None:
         description="Evaluate many TREC or Parquet run files as 'irscale eval' does, in "
         "batches of --batch-size files, so that memory holds a batch per worker. See "
         "docs/cli.md.")
-
-
-def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
-    (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
-    add_param(parser, BATCH)
-    add_scheduler(parser, "the batches")
-    add_param(parser, THREADS, doc="threads of this process running batches")
-    add_param(parser, PER_TOPIC_OUT)
-
-
-def add_cache_option(parser: argparse.ArgumentParser) -> None:
-    """``--cache DIR``: the results cache of ``eval`` and ``eval-many``."""
-    add_param(parser, CACHE)
-
-
-#: trec_eval's options (:mod:`irscale.evaluation.options`) → the destination of each on
-#: the command line (``-M`` is stored as ``max_retrieved``).
-TREC_EVAL_DESTS = {name: "max_retrieved" if name == "max_docs" else name
-                   for name in TREC_EVAL_DEFAULTS}
-
-
-def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """The arguments of :func:`irscale.evaluate` that trec_eval's options give (``eval``
-    and ``eval-many``)."""
-    return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
-
-
-def requested_measures(args: argparse.Namespace) -> list[str]:
-    """The ``-m`` names (default: ``official``); with ``--format trec``, whose output stands
-    for trec_eval's, read as trec_eval reads them: a family requested twice keeps its first
-    parameters (:func:`irscale.measures.trec_reading.trec_eval_reading`). The other formats
-    keep every request as given, as :func:`irscale.evaluate` does."""
-    measures = args.measures or ["official"]
-    if args.fmt != "trec":
-        return measures
-    from ..measures.trec_reading import trec_eval_reading
-
-    return trec_eval_reading(measures, compat=args.compat,
-                             per_query=getattr(args, "per_query", False))
-
-
-#: The options of :func:`add_batch_options` (their dests): ``eval`` given one evaluates in
-#: batches.
-BATCH_DESTS = ("batch_size", "scheduler", "workers", "per_topic_out")
-
-
-def wants_batches(args: argparse.Namespace) -> bool:
-    """True when ``eval`` was given one of :func:`add_batch_options`' options."""
-    return any(given(args, name) for name in BATCH_DESTS)
 
 
 def run(args: argparse.Namespace) -> Done:

@@ -1,5 +1,5 @@
-"""The options of ``irscale eval`` beside trec_eval's (:mod:`.runargs`) and the batches'
-(:mod:`.eval_many`), each declared once with its help and the rules that refuse it where it
+"""The options of ``irscale eval`` beside trec_eval's and the batches' (:mod:`.runargs`),
+each declared once with its help and the rules that refuse it where it
 does not apply: ``-Z``, ``-R``, the output options (``--format``, the latex table's,
 ``--ci``, ``--bounds``, ndeval's ``--risk-alpha``) and the options of the diversity measures
 that ``compare``, ``meta`` and ``scale`` share (``--qrels-format``, the intents' files); and
@@ -23,10 +23,10 @@ from ..evaluation.params import ZSCORES as ZSCORES
 from ..io.formats import BOUNDS_FORMATS, OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import INTENT_PROBS, INTENT_TYPES
-from .eval_many import BATCH_DESTS, TREC_EVAL_DESTS, wants_batches
 from .intervals import add_interval_options
 from .options import add_format, add_param
 from .rules import Rule, each, given, words
+from .runargs import BATCH_DESTS, TREC_EVAL_DESTS, wants_batches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover

@@ -84,8 +84,10 @@ def build_parser(command: str | None = None, *,
     parser of the choice the command line names (its module imported), a subcommand and,
     below it, an action (``meta split``, ``online ab assign``); the others are registered
     by name and help (:class:`~irscale.cli.parser.Choices`: the same choices, errors and
-    ``--help``). Given ``command``, that subcommand's parser is built whole (a word that
-    names no subcommand, or ``""``, builds none); without either, every subcommand's."""
+    ``--help``); a subcommand asked for its ``--help`` alone whose help the manifest holds
+    is built from that data (:func:`_help_only`). Given ``command``, that subcommand's
+    parser is built whole (a word that names no subcommand, or ``""``, builds none);
+    without either, every subcommand's."""
     import importlib
 
     from ..core.version import __version__
@@ -102,13 +104,30 @@ def build_parser(command: str | None = None, *,
     parser.words = words
     parser.add_argument("--version", action="version", version=f"irscale {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    shown = _help_only(argv)
     for name, help in SUBCOMMANDS.items():
         if command is not None and name != command:
             subparsers.add_stub(name, help)
+        elif shown is not None:  # its --help alone: its parser built from the manifest
+            from .parser import parser_of_help
+
+            parser_of_help(subparsers, name, help, shown)
         else:
             importlib.import_module(f".{name.replace('-', '_')}", __package__
                                     ).add_parser(subparsers)
     return parser
+
+
+def _help_only(argv: Sequence[str] | None) -> dict | None:
+    """The data of a subcommand's ``--help`` (:data:`irscale._manifest.HELP`) where the
+    command line asks for that alone (``irscale eval --help``, ``-h``), else None: its text
+    is then that of the parser built from the declarations, which are not imported
+    (:func:`irscale.cli.parser.parser_of_help`)."""
+    if argv is None or len(argv) != 2 or argv[1] not in ("-h", "--help"):
+        return None
+    from .._manifest import HELP
+
+    return HELP.get(argv[0])
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -289,9 +308,10 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
             # caller that imported numpy, or a value the user set, keeps its setup
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        parser = build_parser(argv=argv)
-        args = parser.parse_args(argv)
-        _check(args, parser, tune_memory=tune_memory)
+        with _StartUp(tune_memory):
+            parser = build_parser(argv=argv)
+            args = parser.parse_args(argv)
+            _check(args, parser, tune_memory=tune_memory)
         return _run(args, request)
     except KeyboardInterrupt as error:
         return _interrupted(error, sigint)
@@ -309,6 +329,33 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         if type(error).__name__ != "PanicException" or os.environ.get("IRSCALE_DEBUG"):
             raise
         return _interrupted(None, sigint) if sigint.received else _internal_error(error)
+
+
+class _StartUp:
+    """The command line's start-up (its parser built, the arguments parsed and checked)
+    without the cyclic garbage collector, where ``own``: the process is the command line's
+    (:func:`main` its entry point). Its imports and declarations make tens of thousands of
+    objects and no garbage to speak of, which the collector walked again and again (some
+    10 million instructions of ``irscale --help``, a tenth of it); they are then moved out
+    of its reach (:func:`gc.freeze`), and the collector runs again for the command itself,
+    as it would. (A class, not :func:`contextlib.contextmanager`: this module imports only
+    ``os`` and ``sys`` when loaded.)"""
+
+    def __init__(self, own: bool) -> None:
+        self.own = own
+
+    def __enter__(self) -> None:
+        if self.own:
+            import gc
+
+            gc.disable()
+
+    def __exit__(self, *exception: object) -> None:
+        if self.own:
+            import gc
+
+            gc.freeze()
+            gc.enable()
 
 
 def _cache_request(argv: list[str]) -> tuple[Any, bool]:

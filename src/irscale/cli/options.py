@@ -23,12 +23,14 @@ from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
 from .rules import (
     Declared,
+    LaterBinding,
     Rule,
     Sources,
     add_rules,
     binding_rules,
     choice_rules,
     given,
+    named_binding,
     words,
 )
 
@@ -298,7 +300,7 @@ Argument: TypeAlias = \
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], Any],
                 *arguments: Argument, help: str, description: str | None = None,
                 rules: Sequence[Declared] = (),
-                binding: Binding | Choice | tuple[Binding | Choice, ...] | None = None,
+                binding: Binding | Choice | tuple[Binding | Choice, ...] | str | None = None,
                 ahead: Sequence[Declared] = (), aliases: Sequence[str] = (),
                 example: str | None = None, sources: Sources | None = None,
                 **defaults: Any) -> argparse.ArgumentParser | None:
@@ -310,7 +312,9 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
     here; a :class:`~irscale.core.binding.Choice` where an option chooses which function
     is called, :func:`~irscale.cli.rules.choice_rules`; both, a choice and a binding, where
     the chosen function's result is another's argument (``meta simulate``: the model, then
-    the study); after the rules ``ahead``, those
+    the study); a binding named ``"MODULE:ATTRIBUTE"``, its rules made when the command line
+    is checked, :class:`~irscale.cli.rules.LaterBinding`: ``eval --help`` loads none); after
+    the rules ``ahead``, those
     of the choice of the function: ``online ab analyze --oec`` calls another function, to
     which the binding's rules do not apply; ``sources``: the options that give a parameter
     of the binding the command line gives by several, :func:`~irscale.cli.rules.
@@ -339,6 +343,13 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
         else:
             argument(parser)
     bound: tuple[Declared, ...] = ()
+    if isinstance(binding, str):  # named: its rules made when they are checked
+        if getattr(parser, "words", None) is not None:  # a command line's parser
+            bound = (LaterBinding(binding, frozenset(action.dest for action in
+                                                     parser._actions), sources),)
+            binding = None
+        else:  # built whole (the tests, the documentation): as a binding given
+            binding = named_binding(binding)
     for each in binding if isinstance(binding, tuple) else () if binding is None else \
             (binding,):  # (irscale.core.binding is loaded where a binding is made)
         from ..core.binding import Choice

@@ -34,7 +34,6 @@ from collections.abc import Iterable, Iterator
 from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
-from ..io.files import atomic_output, check_output, is_stdio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -124,6 +123,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     """Check every output of the command line (module documentation), before the work:
     standard input stands for one input only, no two outputs name one path (a link counts
     as its target), and no file output lies in an output folder under a plot's name."""
+    from ..io.files import check_output, is_stdio
+
     files = call_files(args, parser)
     if sum(is_stdio(path) for path, _ in files.inputs) > 1:
         raise ParameterError("standard input ('-') can be given as one input only")
@@ -267,6 +268,8 @@ def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output
            staged: dict[str, str]) -> None:
     """Write ``output`` (its file committed when ``stack`` closes without an error; an
     output folder the call makes, ``staged``, renamed then too)."""
+    from ..io.files import atomic_output, is_stdio
+
     content = output.content
     path = args.output if output.path is None else output.path
     force = getattr(args, "force", False)

@@ -18,7 +18,7 @@ from ..errors import IrscaleError
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
 #: The namespace entry where the parser notes the options it stores (removed after; not an
 #: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.
@@ -198,3 +198,61 @@ class Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("irscale").strip()
         raise UsageError(f"{command + ': ' if command else ''}{message} "
                          f"(see '{self.prog} --help')")
+
+
+#: The fields of an argument in :func:`help_data`, in order.
+ARGUMENT_FIELDS = ("flags", "dest", "nargs", "metavar", "choices", "help", "required", "group")
+
+
+def help_data(parser: Parser) -> dict[str, Any]:
+    """What ``--help`` of ``parser`` shows, as data (:mod:`irscale._manifest`'s ``HELP``,
+    written by ``tools/manifest.py``): its description and declared example, its groups
+    (title, description) and its arguments in the order they were added, each a tuple of
+    :data:`ARGUMENT_FIELDS`: what argparse's help and usage read of it (spellings,
+    ``dest``, ``nargs``, metavar, ``choices``, help, whether required) and its group;
+    argparse's own ``-h/--help`` aside. :func:`parser_of_help` builds from it a parser
+    whose ``--help`` is the same text."""
+    groups = list(parser._action_groups)
+    arguments = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        group = next(index for index, each in enumerate(groups)
+                     if action in each._group_actions)
+        arguments.append((tuple(action.option_strings), action.dest, action.nargs,
+                          action.metavar,
+                          None if action.choices is None else tuple(action.choices),
+                          action.help, action.required, group))
+    return {"description": parser.description, "example": parser.example,
+            "groups": [(group.title, group.description) for group in groups],
+            "arguments": arguments}
+
+
+def parser_of_help(choices: Choices, name: str, help: str, data: dict[str, Any]) -> Parser:
+    """The parser of the choice ``name`` of ``choices`` built from :func:`help_data`'s
+    ``data``: its ``--help`` (usage, groups, arguments, example) is that of the parser the
+    data were taken from, without importing the declarations its options are built from
+    (:func:`irscale.cli.main.build_parser`, for a command line that asks for that help
+    alone). It only shows help: its options store their values unchecked."""
+    parser = choices.add_parser(name, help=help, description=data["description"])
+    assert isinstance(parser, Parser)
+    parser.example = data["example"]
+    groups: list[Any] = list(parser._action_groups)  # positional arguments, options
+    for title, description in data["groups"][len(groups):]:
+        groups.append(parser.add_argument_group(title, description))
+    for fields in data["arguments"]:
+        argument = dict(zip(ARGUMENT_FIELDS, fields, strict=True))
+        group = groups[argument["group"]]
+        shown = {"help": argument["help"], "metavar": argument["metavar"]}
+        if argument["choices"] is not None:
+            shown["choices"] = argument["choices"]
+        if not argument["flags"]:  # a positional argument
+            group.add_argument(argument["dest"], nargs=argument["nargs"], **shown)
+        elif argument["nargs"] == 0:
+            group.add_argument(*argument["flags"], dest=argument["dest"],
+                               action="store_true", help=argument["help"])
+        else:
+            group.add_argument(*argument["flags"], dest=argument["dest"],
+                               nargs=argument["nargs"], required=argument["required"],
+                               **shown)
+    return parser

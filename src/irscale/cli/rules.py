@@ -93,8 +93,8 @@ def binding_rules(binding: Binding, offered: Collection[str] | None = None,
     :class:`~irscale.core.params.Needs` refused where the option they depend on is not given
     or does not hold one of its values, a :class:`~irscale.core.binding.Required` option
     asked for. The same declarations the function checks on entry, so the two refuse the
-    same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding,
-    ``irscale eval``, do without it.)
+    same calls. (:mod:`irscale.core.binding` is loaded here: the commands without a binding do
+    without it, and ``irscale eval --help`` too, its binding named: :class:`LaterBinding`.)
 
     ``offered``: the command's options (their dests), where known: a rule none of whose
     parameters the command offers, or that depends on a parameter it does not offer (nor
@@ -399,13 +399,45 @@ def add_rules(parser: argparse.ArgumentParser, *rules: Declared) -> None:
 def check_options(args: argparse.Namespace) -> None:
     """Apply the command's rules and set its dependent defaults, in the order declared."""
     for rule in getattr(args, RULES, ()):
-        if isinstance(rule, Default):
-            if not given(args, rule.dest):
-                setattr(args, rule.dest, rule.value(args))
-        elif isinstance(rule, Rule):
-            rule.check(args)
-        else:
-            rule(args)
+        check_rule(rule, args)
+
+
+def check_rule(rule: Declared, args: argparse.Namespace) -> None:
+    """Apply one declared rule (:func:`check_options`): a dependent default set where its
+    option was not given, a :class:`Rule` checked, a check of its own called."""
+    if isinstance(rule, Default):
+        if not given(args, rule.dest):
+            setattr(args, rule.dest, rule.value(args))
+    elif isinstance(rule, Rule):
+        rule.check(args)
+    else:
+        rule(args)
+
+
+def named_binding(name: str) -> Binding:
+    """The binding ``name`` names, ``"MODULE:ATTRIBUTE"`` (its module imported)."""
+    import importlib
+
+    module, _, attribute = name.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@record
+class LaterBinding:
+    """The rules of a binding named by its module and attribute
+    (``"irscale.evaluation.params:EVALUATE"``, :func:`named_binding`), made from it
+    (:func:`binding_rules`, ``offered`` and ``sources`` as there) and applied in their
+    order when the command line is checked: a parser built for a command line that is only
+    asked for ``--help`` loads neither the binding nor :mod:`irscale.core.binding`
+    (:func:`irscale.cli.options.add_command`)."""
+
+    name: str
+    offered: frozenset[str]
+    sources: Sources | None = None
+
+    def __call__(self, args: argparse.Namespace) -> None:
+        for rule in binding_rules(named_binding(self.name), self.offered, self.sources):
+            check_rule(rule, args)
 
 
 @record

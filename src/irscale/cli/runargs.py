@@ -1,5 +1,7 @@
 """Options shared by the subcommands that read qrels and runs: ``--names`` (how runs are
-named), ``--allow-empty`` and trec_eval's options."""
+named), ``--allow-empty``, trec_eval's options and the measures asked (``-m``), and those
+that ``eval`` shares with ``eval-many`` (the batches, ``--cache``): ``eval`` reads them here
+without importing :mod:`irscale.cli.eval_many`."""
 
 from __future__ import annotations
 
@@ -7,17 +9,20 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
+from ..core.params import THREADS
 from ..errors import ParameterError
-from ..io.files import is_stdio
-from ..io.naming import NAME_MODES, NameSpec
+from ..evaluation.options import TREC_EVAL_DEFAULTS
+from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
 from .common_params import ALLOW_EMPTY, LABEL_FILES, NAMES
 from .main import given
-from .options import add_param
+from .options import add_param, add_scheduler
 from .rules import Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
+
+    from ..io.naming import NameSpec
 
 #: The choices of trec_eval's options that argparse checks (its message and metavar).
 _CHOICES: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
@@ -25,8 +30,12 @@ _CHOICES: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
 
 def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
               doc: str | None = None, metavar: str | None = None) -> None:
-    """``--names`` (``doc`` where the default differs)."""
-    add_param(parser, NAMES, doc=doc, many=True, unique=False, keywords=NAME_MODES,
+    """``--names`` (``doc`` where the default differs); its keywords read from the manifest
+    (:data:`irscale.io.naming.NAME_MODES`, without loading that module)."""
+    from .._manifest import PARSER_DATA
+
+    add_param(parser, NAMES, doc=doc, many=True, unique=False,
+              keywords=PARSER_DATA["name_modes"],
               **({"metavar": metavar} if metavar else {}))
 
 
@@ -39,6 +48,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
     """``paths``, after refusing a run file named twice, under one name or two
     (:func:`~irscale.io.sources.check_distinct`; standard input is one input anyway)."""
+    from ..io.files import is_stdio
     from ..io.sources import check_distinct
 
     check_distinct(path for path in paths if not is_stdio(path))
@@ -120,3 +130,53 @@ def label_files(specs: list[str]) -> dict[str, str]:
             raise ParameterError(f"--labels: label set {name!r} given twice")
         labels[name] = paths[0]
     return labels
+
+
+def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
+    (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
+    add_param(parser, BATCH)
+    add_scheduler(parser, "the batches")
+    add_param(parser, THREADS, doc="threads of this process running batches")
+    add_param(parser, PER_TOPIC_OUT)
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--cache DIR``: the results cache of ``eval`` and ``eval-many``."""
+    add_param(parser, CACHE)
+
+
+#: trec_eval's options (:mod:`irscale.evaluation.options`) → the destination of each on
+#: the command line (``-M`` is stored as ``max_retrieved``).
+TREC_EVAL_DESTS = {name: "max_retrieved" if name == "max_docs" else name
+                   for name in TREC_EVAL_DEFAULTS}
+
+
+def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments of :func:`irscale.evaluate` that trec_eval's options give (``eval``
+    and ``eval-many``)."""
+    return {name: getattr(args, dest) for name, dest in TREC_EVAL_DESTS.items()}
+
+
+def requested_measures(args: argparse.Namespace) -> list[str]:
+    """The ``-m`` names (default: ``official``); with ``--format trec``, whose output stands
+    for trec_eval's, read as trec_eval reads them: a family requested twice keeps its first
+    parameters (:func:`irscale.measures.trec_reading.trec_eval_reading`). The other formats
+    keep every request as given, as :func:`irscale.evaluate` does."""
+    measures = args.measures or ["official"]
+    if args.fmt != "trec":
+        return measures
+    from ..measures.trec_reading import trec_eval_reading
+
+    return trec_eval_reading(measures, compat=args.compat,
+                             per_query=getattr(args, "per_query", False))
+
+
+#: The options of :func:`add_batch_options` (their dests): ``eval`` given one evaluates in
+#: batches.
+BATCH_DESTS = ("batch_size", "scheduler", "workers", "per_topic_out")
+
+
+def wants_batches(args: argparse.Namespace) -> bool:
+    """True when ``eval`` was given one of :func:`add_batch_options`' options."""
+    return any(given(args, name) for name in BATCH_DESTS)

@@ -8,11 +8,14 @@ the command line calls (:data:`EVALUATE`, :data:`EVALUATE_MANY`, :data:`EVALUATE
 with the rules that refuse them, which :func:`irscale.evaluate` checks on entry and
 ``irscale eval`` builds its options' rules from. Loads nothing numerical (the binding's
 mechanism, :mod:`irscale.core.binding`, is light): the command line reads the bindings
-here, before numpy is imported; the functions' modules apply them."""
+here, before numpy is imported; the functions' modules apply them. The bindings are made on
+first use (:func:`__getattr__`, PEP 562): the parsers of the command line are built from
+the parameters alone, and a command line that is only asked for ``--help`` never loads
+:mod:`irscale.core.binding` (``irscale eval`` checks its binding's rules when it runs:
+:func:`irscale.cli.options.add_command`, a binding named by its module and name)."""
 
 from __future__ import annotations
 
-from ..core.binding import Binding, Either, Excludes
 from ..core.extras import PYARROW, Requires
 from ..core.options import (
     COLLECTION_SIZE,
@@ -39,6 +42,26 @@ from ..core.params import (
     Switch,
     Text,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
+    from ..core.binding import Binding, Excludes
+
+    #: -Z's rules: trec_eval 9.0.8's z-scores of its measures (not 10.0's, no label sets).
+    ZSCORES_RULES: tuple[Excludes, ...]
+    #: :func:`irscale.evaluate` (and ``irscale eval``): trec_eval's options, ``-Z``, ``-R``,
+    #: the results cache and a dataset's conventions (for judgments), checked on entry.
+    EVALUATE: Binding
+    #: :func:`irscale.evaluate_many` (and ``irscale eval-many``): its batches, trec_eval's
+    #: options and the results cache, checked on entry.
+    EVALUATE_MANY: Binding
+    #: :func:`irscale.stats.seeds.evaluate_seeds` (``irscale eval-seeds``): trec_eval's
+    #: options but ``-c``, which a seed evaluation always applies.
+    EVALUATE_SEEDS: Binding
+    #: The table of a seed evaluation (:meth:`irscale.stats.seeds.SeedEvaluation.format`).
+    SEED_TABLE: Binding
 
 PER_TOPIC_OUT = Param("out", OutputPath("folder"), None, "write the per-topic values (run, topic, "
                       "measure, value) as Parquet files to folder DIR, written whole or not at "
@@ -107,27 +130,6 @@ DATASET = Param("dataset", Text(), None, "apply the evaluation conventions of a 
 #: trec_eval's options whose values a domain checks, and its switches: the parameters
 #: every evaluation of TREC files takes (``-c`` aside, which :data:`EVALUATE_SEEDS` fixes).
 TREC_EVAL_BOUND = (RELEVANCE, MAX_RETRIEVED, COLLECTION_SIZE, JUDGED_ONLY)
-#: ``-Z`` reproduces trec_eval 9.0.8's z-scores of its measures: not the 10.0 profile, not
-#: the measures that read label sets.
-ZSCORES_RULES = (
-    Excludes((ZSCORES,), on=COMPAT, values=(10,), why="the z-scores are trec_eval "
-             "9.0.8's"),
-    Excludes((ZSCORES,), on=LABEL_FILES, why="the z-scores are those of trec_eval's "
-             "measures, which read no label set"),
-)
-#: :func:`irscale.evaluate` (and ``irscale eval``): trec_eval's options, ``-Z``, ``-R``,
-#: the results cache and a dataset's conventions (for judgments: a dataset's conventions
-#: are for its qrels), checked on entry.
-EVALUATE = Binding((*TREC_EVAL_BOUND, COMPLETE, ZSCORES, RELEVANCE_FORMAT, CACHE, DATASET),
-                   rules=(*ZSCORES_RULES, Needs((DATASET,), "judgments", on=RELEVANCE_FORMAT,
-                                                values=("qrels",))))
-#: :func:`irscale.evaluate_many` (and ``irscale eval-many``): its batches, trec_eval's
-#: options and the results cache, checked on entry.
-EVALUATE_MANY = Binding((BATCH, *TREC_EVAL_BOUND, COMPLETE, CACHE))
-#: :func:`irscale.stats.seeds.evaluate_seeds` (``irscale eval-seeds``): trec_eval's options
-#: but ``-c``, which a seed evaluation always applies.
-EVALUATE_SEEDS = Binding(TREC_EVAL_BOUND)
-
 #: ``--runs``: every run's mean instead of the systems' table.
 EVERY_RUN = Param("runs", Switch(), False, "print every run's mean instead of the systems' "
                   "table", ("--runs",))
@@ -135,18 +137,60 @@ EVERY_RUN = Param("runs", Switch(), False, "print every run's mean instead of th
 PAIRS = Param("pairs", Switch(), False, "with --ci: print every pair of systems' difference "
               "of means with its interval over topics and both systems' runs instead",
               ("--pairs",))
-#: The table of a seed evaluation (:meth:`irscale.stats.seeds.SeedEvaluation.format`):
-#: every run's mean (``runs``) has no interval (those are the systems'), the differences
-#: (``pairs``) are printed with their intervals, ``alpha`` is the intervals' level and
-#: ``samples`` and ``rng`` the bootstrap's.
-SEED_TABLE = Binding(
-    (MEAN_INTERVAL, SIGNIFICANCE, MEAN_SAMPLES, EVERY_RUN, PAIRS), takes=(MEAN_SEED,),
-    rules=(Excludes((MEAN_INTERVAL, PAIRS), on=EVERY_RUN, why="the intervals are the "
-                    "systems'"),
-           Needs((PAIRS, SIGNIFICANCE), on=MEAN_INTERVAL, what="the intervals"),
-           Either((MEAN_SAMPLES, MEAN_SEED), ((Needs((), on=MEAN_INTERVAL,
-                                                     values=("bootstrap",)),),),
-                  "the bootstrap intervals")))
+
+#: The bindings :func:`__getattr__` makes on first use.
+_BINDINGS = ("ZSCORES_RULES", "EVALUATE", "EVALUATE_MANY", "EVALUATE_SEEDS", "SEED_TABLE")
+
+
+def __getattr__(name: str) -> Any:
+    """The bindings (:data:`_BINDINGS`), made on first use and kept in the module: each
+    a :class:`~irscale.core.binding.Binding` of the parameters above, made once."""
+    if name not in _BINDINGS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    made = _bindings()
+    globals().update(made)
+    return made[name]
+
+
+def _bindings() -> dict[str, Any]:
+    """The bindings of the evaluations the command line calls, by name."""
+    from ..core.binding import Binding, Either, Excludes
+
+    # -Z reproduces trec_eval 9.0.8's z-scores of its measures: not the 10.0 profile, not
+    # the measures that read label sets
+    ZSCORES_RULES = (
+        Excludes((ZSCORES,), on=COMPAT, values=(10,), why="the z-scores are trec_eval "
+                 "9.0.8's"),
+        Excludes((ZSCORES,), on=LABEL_FILES, why="the z-scores are those of trec_eval's "
+                 "measures, which read no label set"),
+    )
+    # irscale.evaluate (and irscale eval): trec_eval's options, -Z, -R, the results cache
+    # and a dataset's conventions (for judgments: a dataset's conventions are for its
+    # qrels), checked on entry
+    EVALUATE = Binding((*TREC_EVAL_BOUND, COMPLETE, ZSCORES, RELEVANCE_FORMAT, CACHE,
+                        DATASET),
+                       rules=(*ZSCORES_RULES, Needs((DATASET,), "judgments",
+                                                    on=RELEVANCE_FORMAT, values=("qrels",))))
+    # irscale.evaluate_many (and irscale eval-many): its batches, trec_eval's options and
+    # the results cache, checked on entry
+    EVALUATE_MANY = Binding((BATCH, *TREC_EVAL_BOUND, COMPLETE, CACHE))
+    # irscale.stats.seeds.evaluate_seeds (irscale eval-seeds): trec_eval's options but -c,
+    # which a seed evaluation always applies
+    EVALUATE_SEEDS = Binding(TREC_EVAL_BOUND)
+    # the table of a seed evaluation (irscale.stats.seeds.SeedEvaluation.format): every
+    # run's mean (runs) has no interval (those are the systems'), the differences (pairs)
+    # are printed with their intervals, alpha is the intervals' level and samples and rng
+    # the bootstrap's
+    SEED_TABLE = Binding(
+        (MEAN_INTERVAL, SIGNIFICANCE, MEAN_SAMPLES, EVERY_RUN, PAIRS), takes=(MEAN_SEED,),
+        rules=(Excludes((MEAN_INTERVAL, PAIRS), on=EVERY_RUN, why="the intervals are the "
+                        "systems'"),
+               Needs((PAIRS, SIGNIFICANCE), on=MEAN_INTERVAL, what="the intervals"),
+               Either((MEAN_SAMPLES, MEAN_SEED), ((Needs((), on=MEAN_INTERVAL,
+                                                         values=("bootstrap",)),),),
+                      "the bootstrap intervals")))
+    return {name: value for name, value in locals().items() if name in _BINDINGS}
+
 
 # --------------------------------------------------------------------------- datasets
 #: Most judged documents per topic of :func:`irscale.datasets.synthetic_collection`.
