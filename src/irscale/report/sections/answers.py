@@ -267,7 +267,9 @@ def _compared(build: Build, evaluations: dict[str, Evaluation]) -> pd.DataFrame:
 def _read(build: Build) -> None:
     """Read and score the answers given (before the sections' work: a malformed record is
     reported before the analyses), matched to the report's runs; their evaluations are
-    the section's part of the report made so far (``build.fields``)."""
+    the section's part of the report made so far (``build.fields``), and with a human
+    sample its estimates (``answer_estimates``, which :func:`_build` takes from there: a
+    faulty sample file is reported before the analyses too)."""
     given = _given(build.options)
     if not given:
         return
