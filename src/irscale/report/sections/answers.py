@@ -403,9 +403,10 @@ def _html(report: ReportContent, page: Page) -> list[str] | None:
     if report.answers is None:
         return None
     sampled = [] if report.answers.corrected is None else [
-        f"<p>A human sample relabels the model's {esc(_corrected_said(report))}: the "
-        "scores are corrected on it by prediction-powered inference (PPI++; Angelopoulos "
-        f"et al., Science 2023), beside the model's own. {esc(NO_PAIRED_TEST)}</p>"]
+        "<p>The labels of the files are a model's, and people relabelled a sample of the "
+        f"answers: {esc(_corrected_said(report))}. The model's scores are corrected on the "
+        "sample by prediction-powered inference (PPI++; Angelopoulos et al., Science "
+        f"2023), shown beside them. {esc(NO_PAIRED_TEST)}</p>"]
     return [f"<p>The runs' generated answers, matched to the runs by name: "
             f"{esc(_said(report))}. Every run answers the same topics; scores are fractions "
             "(docs/text.md: the definitions).</p>", *sampled,
