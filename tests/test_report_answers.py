@@ -2,11 +2,13 @@
 its numbers are those of the :mod:`irscale.text` API on the same files (the means and
 intervals of :func:`irscale.text.evaluate_assignments` and
 :func:`irscale.text.evaluate_citations`, the paired tests of their ``compare``, the p-values
-adjusted as one family, checked against statsmodels), and ``irscale report`` writes them in
-HTML, Markdown and LaTeX."""
+adjusted as one family, checked against statsmodels; with a human sample, the
+prediction-powered estimates of their ``human_sample``), and ``irscale report`` writes them
+in HTML, Markdown and LaTeX."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import numpy as np
@@ -17,7 +19,7 @@ from irscale.cli.main import main
 from irscale.report import build_report, format_tables, render_html
 from irscale.text import evaluate_assignments, evaluate_citations
 from tests.oracle_imports import lazy_import
-from tests.report_answers_data import write_answers
+from tests.report_answers_data import write_answers, write_samples
 from tests.report_data import write_collection
 
 multitest = lazy_import("statsmodels.stats.multitest")
@@ -139,3 +141,107 @@ def test_the_command_writes_them(files, report, fmt, capsys):
         assert "p adjusted (holm, over the answer measures)" in written
     else:
         assert written.count(r"\begin{tabular}") >= 4
+
+
+# ------------------------------------------------------------------ with a human sample
+#: The designs checked: two of the nugget assignments, two of the support judgments.
+SAMPLED = [("assignments", "uniform"), ("assignments", "answers"), ("citations", "answers"),
+           ("citations", "uniform")]
+
+
+def _sample(files, source: str, design: str) -> str:
+    """The human sample of ``source``'s files drawn as ``design`` says."""
+    folder, _, _, nuggets, cites = files
+    return str(write_samples(folder, nuggets if source == "assignments" else cites, design))
+
+
+@pytest.mark.parametrize(("source", "design"), SAMPLED)
+def test_the_corrected_scores_are_the_apis(files, source, design):
+    """Every run's corrected score, interval, design and sample size are those of
+    ``evaluate_assignments``/``evaluate_citations`` with ``human_sample`` (the same files,
+    design and α; λ by PPI++), beside the model's own mean, which is the section's."""
+    _, qrels, runs, nuggets, cites = files
+    human = _sample(files, source, design)
+    alpha = 0.1 if design == "answers" else 0.05
+    report = build_report(qrels, runs, ["map"], robustness=False, alpha=alpha,
+                          assignments=nuggets, citations=cites, max_citations=1,
+                          **{f"{source}_sample": human, f"{source}_design": design})
+    if source == "assignments":
+        api = evaluate_assignments(nuggets, human_sample=human, design=design, alpha=alpha)
+    else:
+        api = evaluate_citations(cites, max_citations=1, human_sample=human, design=design,
+                                 alpha=alpha)
+    found = report.answers
+    assert list(found.estimates) == [source] and found.estimates[source].design == design
+    corrected = found.corrected
+    assert len(corrected) == 3 * (6 if source == "assignments" else 5)
+    assert list(corrected["run"][:3]) == ["bm25", "lm", "neural"]  # the report's order
+    merged = corrected.merge(api.runs, on=["measure", "run"], suffixes=("", "_api"))
+    assert len(merged) == len(corrected)
+    for column in ("model", "ppi", "ppi_low", "ppi_high", "labelled", "units"):
+        np.testing.assert_allclose(merged[column].astype(float),
+                                   merged[f"{column}_api"].astype(float), rtol=1e-12)
+    assert set(corrected["design"]) == {design}
+    model = corrected.merge(found.scores, on=["measure", "run"])
+    np.testing.assert_allclose(model["model"], model["mean"], rtol=1e-12)
+
+
+def test_both_samples_and_the_measures_chosen(files):
+    """Both file sets sampled, the measures chosen: the corrected rows are theirs, in the
+    order of the scores."""
+    _, qrels, runs, nuggets, cites = files
+    report = build_report(
+        qrels, runs, ["map"], robustness=False, assignments=nuggets, citations=cites,
+        answer_measures=["W", "ais"], assignments_sample=_sample(files, "assignments",
+                                                                  "uniform"),
+        citations_sample=_sample(files, "citations", "answers"))
+    found = report.answers
+    assert list(found.estimates) == ["assignments", "citations"]
+    assert list(found.corrected["measure"]) == ["W"] * 3 + ["ais"] * 3
+    assert list(found.corrected["design"]) == ["uniform"] * 3 + ["answers"] * 3
+
+
+def test_without_a_sample_nothing_is_corrected(report):
+    assert report.answers.corrected is None and report.answers.estimates == {}
+    assert "answers-corrected" not in render_html(report)
+    assert "model's labels" not in format_tables(report, "markdown")
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown", "latex"])
+def test_the_command_writes_the_corrected_scores(files, fmt):
+    """``irscale report --assignments-sample --citations-sample`` writes every corrected
+    score, labelled apart from the model's, and says no paired test is made on them."""
+    folder, qrels, runs, nuggets, cites = files
+    human = {source: _sample(files, source, design) for source, design in
+             (("assignments", "answers"), ("citations", "uniform"))}
+    out = folder / f"sampled.{fmt}"
+    assert main(["report", qrels, *runs, "-m", "map", "--no-robustness", "--baseline", "lm",
+                 "--assignments", *nuggets, "--citations", *cites, "--max-citations", "1",
+                 "--assignments-sample", human["assignments"], "--assignments-design",
+                 "answers", "--citations-sample", human["citations"], "--citations-design",
+                 "uniform", "--format", fmt, "-o", str(out), "--no-progress"]) == 0
+    written = html.unescape(out.read_text()) if fmt == "html" else out.read_text()
+    expected = build_report(qrels, runs, ["map"], robustness=False, baseline="lm",
+                            assignments=nuggets, citations=cites, max_citations=1,
+                            assignments_sample=human["assignments"],
+                            assignments_design="answers",
+                            citations_sample=human["citations"],
+                            citations_design="uniform").answers.corrected
+    assert "Answers corrected by the human sample" in written
+    assert "(the model's labels)" in written and "no paired test against the baseline" in \
+        written
+    for row in expected.itertuples():
+        shown = f"{row.ppi:.4f}"
+        if fmt == "markdown":
+            assert f"| {row.measure} | {row.run} | {row.model:.4f} | {shown} | " \
+                f"{row.ppi_low:.4f} | {row.ppi_high:.4f} | {row.design} | {row.labelled} | " \
+                f"{row.units} |" in written
+        elif fmt == "latex":
+            assert f"{row.run} & {row.model:.4f} & {shown}" in written
+        else:
+            assert f'data-value="{row.ppi!r}"' in written
+    if fmt == "html":
+        assert 'id="answers-corrected"' in written
+        assert "No paired test against the baseline is made on the corrected estimates" in \
+            written
+        assert all(name.split("/")[-1] in written for name in human.values())

@@ -1,6 +1,8 @@
 """``irscale report --assignments / --citations``: the section on the runs' generated
 answers, its options and faulty answer files (a file that is not there, a malformed record:
-file, line and text; answers of runs the report does not compare, or on other topics).
+file, line and text; answers of runs the report does not compare, or on other topics); and
+their human samples (``--assignments-sample``/``--citations-sample`` with their designs:
+when they apply, their values, faulty sample files, a sample of answers the files lack).
 Table-driven: every row is one call checked against the contract of ``docs/errors.md``
 (see ``conftest.py``); tests/test_report_answers.py checks the numbers."""
 
@@ -44,6 +46,22 @@ def bad(name: str, lines: list[str], number: int, new: str) -> dict:
     out = list(lines)
     out[number - 1] = new
     return {**FILES, name: text(out)}
+
+
+#: Human samples of :data:`FILES`' answers: the vital nugget of topics 1 and 2 of every run
+#: (uniform design), the whole answers of topics 1 and 2 of every run (answers design).
+HUMAN_NUGGETS = [json.dumps({"qid": topic, "run_id": run, "nuggets": [
+    nugget("vital", "partial_support")]}) for run in RUNS for topic in TOPICS[:2]]
+HUMAN_CITES = [judged(run, topic, sentence(cite("d1", "not_supported")), sentence())
+               for run in RUNS for topic in TOPICS[:2]]
+SAMPLES = {**FILES, "h-nug.jsonl": text(HUMAN_NUGGETS), "h-cite.jsonl": text(HUMAN_CITES)}
+
+
+def bad_sample(name: str, lines: list[str], number: int, new: str) -> dict:
+    """:data:`SAMPLES` with line ``number`` of ``lines`` replaced by ``new`` (as ``name``)."""
+    out = list(lines)
+    out[number - 1] = new
+    return {**SAMPLES, name: text(out)}
 
 
 NUGGETS = [*FAST, "-m", "map", "--assignments", "rag-abc.jsonl"]
@@ -116,9 +134,94 @@ CASES = [
         "integer ≥ 1", files=FILES),
     err("answers-o-is-the-assignments", [*NUGGETS, "-o", "rag-abc.jsonl", "--force"],
         "rag-abc.jsonl", "input", files=FILES),
+    # ---- a human sample of either: the corrected scores beside the model's
+    ok("answers-assignments-sample", [*NUGGETS, "--assignments-sample", "h-nug.jsonl"],
+       output_contains("Answers (the model's labels): every run's mean",
+                       "Answers corrected by the human sample", "| uniform | 2 | 6 |"),
+       files=SAMPLES),
+    ok("answers-citations-sample", [*CITES, "--citations-sample", "h-cite.jsonl",
+                                    "--baseline", "a"],
+       output_contains("(the model's labels): every run against a",
+                       "no paired test against the baseline", "| answers | 2 | 3 |"),
+       files=SAMPLES),
+    ok("answers-assignments-sample-answers-design", [
+        *NUGGETS, "--assignments-sample", "whole.jsonl", "--assignments-design", "answers"],
+       output_contains("| answers | 2 | 3 |"),
+       files={**SAMPLES, "whole.jsonl": text([assigned(run, topic) for run in RUNS
+                                              for topic in TOPICS[:2]])}),
+    # ---- the sample files: missing, malformed (file, line, text)
+    err("answers-assignments-sample-missing", [*NUGGETS, "--assignments-sample",
+                                               "nope.jsonl"], "nope.jsonl", "no such file",
+        files=SAMPLES),
+    err("answers-citations-sample-missing", [*CITES, "--citations-sample", "nope.jsonl"],
+        "nope.jsonl", "no such file", files=SAMPLES),
+    err("answers-assignments-sample-malformed", [*NUGGETS, "--assignments-sample",
+                                                 "h-bad.jsonl"],
+        "h-bad.jsonl", "line 2", "assignment 'supported'",
+        files=bad_sample("h-bad.jsonl", HUMAN_NUGGETS, 2, assigned(
+            "a", "2", nugget("vital", "supported")))),
+    err("answers-citations-sample-malformed", [*CITES, "--citations-sample", "h-bad.jsonl"],
+        "h-bad.jsonl", "line 3", "support 'maybe'", files=bad_sample(
+            "h-bad.jsonl", HUMAN_CITES, 3, judged("b", "1", sentence(cite("d1", "maybe"))))),
+    # ---- a sample of answers the files lack, or too small, or not as the design says
+    err("answers-assignments-sample-other-answers", [*NUGGETS, "--assignments-sample",
+                                                     "h-bad.jsonl"],
+        "h-bad.jsonl", "line 4", "do not hold", "topic '9'", files=bad_sample(
+            "h-bad.jsonl", HUMAN_NUGGETS, 4, assigned("b", "9", nugget()))),
+    err("answers-citations-sample-other-answers", [*CITES, "--citations-sample",
+                                                   "x.jsonl"],
+        "x.jsonl", "line 1", "run 'x'",
+        files={**SAMPLES, "x.jsonl": text([judged("x", topic) for topic in TOPICS])}),
+    err("answers-assignments-sample-too-small", [*NUGGETS, "--assignments-sample",
+                                                 "small.jsonl"],
+        "1 nugget(s) of run 'c'", files={**SAMPLES, "small.jsonl": text(HUMAN_NUGGETS[:5])}),
+    err("answers-assignments-sample-not-the-design", [
+        *NUGGETS, "--assignments-sample", "h-nug.jsonl", "--assignments-design", "answers"],
+        "h-nug.jsonl", "line 1", "answers design relabels every nugget", files=SAMPLES),
+    # ---- the options: when they apply, their values
+    err("answers-assignments-sample-alone", [*FAST, "--assignments-sample", "h-nug.jsonl"],
+        "--assignments-sample", "--assignments", files=SAMPLES),
+    err("answers-citations-sample-without-citations", [
+        *NUGGETS, "--citations-sample", "h-cite.jsonl"], "--citations-sample",
+        "(--citations)", files=SAMPLES),
+    err("answers-assignments-design-alone", [*NUGGETS, "--assignments-design", "answers"],
+        "--assignments-design", "--assignments-sample", files=SAMPLES),
+    err("answers-citations-design-alone", [*CITES, "--citations-design", "uniform"],
+        "--citations-design", "--citations-sample", files=SAMPLES),
+    err("answers-assignments-design-unknown", [
+        *NUGGETS, "--assignments-sample", "h-nug.jsonl", "--assignments-design", "topics"],
+        "--assignments-design", "invalid choice: 'topics'", files=SAMPLES),
+    err("answers-citations-design-unknown", [
+        *CITES, "--citations-sample", "h-cite.jsonl", "--citations-design", "nuggets"],
+        "--citations-design", "invalid choice: 'nuggets'", files=SAMPLES),
+    err("answers-citations-design-inclusion", [
+        *CITES, "--citations-sample", "h-cite.jsonl", "--citations-design", "inclusion"],
+        "--citations-design (citations_design) 'inclusion'", "no inclusion probability",
+        files=SAMPLES),
+    err("answers-o-is-the-sample", [*NUGGETS, "--assignments-sample", "h-nug.jsonl", "-o",
+                                    "h-nug.jsonl", "--force"], "h-nug.jsonl", "input",
+        files=SAMPLES),
 ]
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_report_answers(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+@pytest.mark.parametrize(("keywords", "needle"), [
+    ({"assignments_sample": ["h.jsonl"]}, "assignments_sample= applies to the nugget "
+     "assignments (assignments=)"),
+    ({"citations": ["c.jsonl"], "citations_design": "uniform"}, "citations_design= applies "
+     "to a human sample of the support judgments (citations_sample=)"),
+    ({"assignments": ["a.jsonl"], "assignments_sample": ["h.jsonl"],
+      "assignments_design": "topics"}, "unknown human sample design 'topics'"),
+], ids=["sample-without-files", "design-without-sample", "unknown-design"])
+def test_the_function_refuses(keywords, needle):
+    """``build_report`` refuses the same options on entry, before any file is read."""
+    from irscale.errors import ParameterError
+    from irscale.report import build_report
+
+    with pytest.raises(ParameterError) as raised:
+        build_report("qrels.txt", ["a.run", "b.run"], **keywords)
+    assert needle in str(raised.value)

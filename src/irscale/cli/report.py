@@ -33,7 +33,14 @@ from ..io.sources import expands
 from ..report import sections
 from ..report.params import JUDGES, TITLE
 from ..report.section import SEED_OF_DRAWS, Section, command_binding
-from ..report.sections.answers import ASSIGNMENTS, CITATIONS
+from ..report.sections.answers import (
+    ASSIGNMENTS,
+    ASSIGNMENTS_DESIGN,
+    ASSIGNMENTS_SAMPLE,
+    CITATIONS,
+    CITATIONS_DESIGN,
+    CITATIONS_SAMPLE,
+)
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
 from .common_params import MEASURES, QRELS, RUNS
 from .compare_collections import (
@@ -146,6 +153,12 @@ GIVEN: dict[str, Given] = {
     "judges": Given(((JUDGES, {"action": "append"}),)),
     "assignments": Given(((ASSIGNMENTS, {"nargs": "+"}),)),
     "citations": Given(((CITATIONS, {"nargs": "+"}),)),
+    "assignments_sample": Given(((ASSIGNMENTS_SAMPLE, {"nargs": "+"}),)),
+    "assignments_design": Given(((ASSIGNMENTS_DESIGN, {
+        "choices": ASSIGNMENTS_DESIGN.domain.names}),)),
+    "citations_sample": Given(((CITATIONS_SAMPLE, {"nargs": "+"}),)),
+    "citations_design": Given(((CITATIONS_DESIGN, {
+        "choices": CITATIONS_DESIGN.domain.names}),)),
     "collections": _COLLECTIONS,
     "collection_samples": _COLLECTIONS,
     "collection_weights": _COLLECTIONS,
@@ -317,6 +330,7 @@ def _report(args: argparse.Namespace) -> Done:
         input_files=[args.qrels, *args.runs, *([args.automatic] if args.automatic else []),
                      *(args.judges or []), *([args.plan_pilot] if args.plan_pilot else []),
                      *(args.assignments or []), *(args.citations or []),
+                     *(args.assignments_sample or []), *(args.citations_sample or []),
                      *collection_files, *confusion_files(args)],
         progress=wants_progress(args))
     if args.fmt != "html":

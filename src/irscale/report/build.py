@@ -264,6 +264,10 @@ def build_report(
     citations: Any = None,
     answer_measures: Sequence[str] | None = None,
     max_citations: int | None = None,
+    assignments_sample: Any = None,
+    assignments_design: str = "uniform",
+    citations_sample: Any = None,
+    citations_design: str = "answers",
     collection_weights: str = "equal",
     command: str | None = None,
     input_files: Sequence[str] | None = None,
@@ -372,6 +376,14 @@ def build_report(
         ``answer_measures`` (default: every measure of the files given) with its interval,
         and with ``baseline`` every run against it, the answer measures one family of
         ``correction`` (:mod:`irscale.report.sections.answers`).
+    assignments_sample, assignments_design, citations_sample, citations_design : optional
+        Human samples of the answers of ``assignments`` and ``citations``, which are then
+        a model's labels, drawn as the designs say (those of
+        :func:`irscale.text.evaluate_assignments`, default ``"uniform"``, and of
+        :func:`irscale.text.evaluate_citations`, default ``"answers"``): the section adds
+        every run's prediction-powered estimate of each answer measure, the model's score
+        corrected on the sample (PPI++, level ``1 - alpha``), with the design and the size
+        of the sample; no paired test against ``baseline`` is made on them.
     input_files : sequence of str, optional
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).

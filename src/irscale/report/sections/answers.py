@@ -24,10 +24,19 @@ generation, the summary's the runs' retrieval. The intervals are the report's
 set's measures tested alone, the p-values of both then adjusted together by the report's
 ``correction`` (one family: runs × answer measures, apart from the summary's family).
 
-A human sample of the judgments (``irscale text nuggets --human-sample``, ``irscale text
-citations --human-sample``: prediction-powered intervals) is not carried: its estimates
-are one per run, with no paired estimate of the difference of two runs to test against
-the baseline, and the report's ``design`` is that of ``--automatic``.
+With a human sample of either file set (``assignments_sample``, ``citations_sample``:
+the files are then a model's labels, and a sample of the same answers relabelled by
+people, drawn as ``assignments_design``/``citations_design`` says: the designs of ``irscale
+text nuggets --human-sample`` and ``irscale text citations --human-sample``), the section
+adds every run's prediction-powered estimate of each of its measures, the model's score
+corrected on the sample, with its 1 − ``alpha`` interval (Angelopoulos et al., Science
+2023; λ by PPI++), the design and the size of the sample: the numbers of
+:func:`irscale.text.evaluate_assignments` and :func:`irscale.text.evaluate_citations` with
+``human_sample`` (:mod:`irscale.evaluation.assignments_ppi`,
+:mod:`irscale.evaluation.citations_ppi`). The scores, intervals and comparison above stay
+those of the model's labels, labelled so. No paired test against the baseline is made on
+the corrected estimates: they are one per run, with no prediction-powered estimate of the
+difference of two runs to test; the section says so.
 """
 
 from __future__ import annotations
@@ -36,20 +45,28 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.binding import Either
 from ...core.params import InputFiles, Listed, Names, Needs, Param
-from ...core.records import record
+from ...core.records import record, replace
 from ...errors import AlignmentError, ParameterError
 from ...measures.citations import CITATION_FAMILIES
 from ...measures.nuggets import ASSIGNMENT_FAMILIES
-from ...text.params import MAX_CITATIONS
+from ...text.params import (
+    CITATION_DESIGN,
+    CITATION_SAMPLE,
+    HUMAN_DESIGN,
+    HUMAN_SAMPLE,
+    MAX_CITATIONS,
+)
 from ..section import Build, Page, Requirement, Section, TablesFormat
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ...evaluation.assignments_ppi import AssignmentEstimates
     from ...measures.results import Evaluation
     from ..content import ReportContent
 
-__all__ = ["ANSWER_MEASURES", "ASSIGNMENTS", "CITATIONS", "SECTION", "AnswerScores",
+__all__ = ["ANSWER_MEASURES", "ASSIGNMENTS", "ASSIGNMENTS_DESIGN", "ASSIGNMENTS_SAMPLE",
+           "CITATIONS", "CITATIONS_DESIGN", "CITATIONS_SAMPLE", "SECTION", "AnswerScores",
            "answer_frames"]
 
 #: Nugget assignment records of the runs' answers (``--assignments FILE...``).
@@ -64,6 +81,29 @@ CITATIONS = Param("citations", InputFiles(), None, "support judgments of the run
                   "the TREC RAG track's; as irscale text citations reads them): the report "
                   "gets a section on the answers (citation recall and precision, AIS, "
                   "support precision and recall)", ("--citations",), "FILE")
+#: A human sample of the nugget assignments (``--assignments-sample FILE...``): the
+#: parameter of ``irscale text nuggets --human-sample`` under the report's name.
+ASSIGNMENTS_SAMPLE = replace(
+    HUMAN_SAMPLE, name="assignments_sample", flags=("--assignments-sample",),
+    doc="human assignment records (the same JSON lines) of a sample of the nuggets of the "
+    "--assignments, which are then a model's: the section adds every run's score "
+    "corrected on the sample (prediction-powered, with its interval)")
+#: How it was drawn (``--assignments-design``: ``irscale text nuggets --design``'s).
+ASSIGNMENTS_DESIGN = replace(HUMAN_DESIGN, name="assignments_design",
+                             flags=("--assignments-design",))
+#: A human sample of the support judgments (``--citations-sample FILE...``): the
+#: parameter of ``irscale text citations --human-sample`` under the report's name.
+CITATIONS_SAMPLE = replace(
+    CITATION_SAMPLE, name="citations_sample", flags=("--citations-sample",),
+    doc="human support judgments (the same JSON lines) of a sample of the answers (or "
+    "sentences) of the --citations, which are then a model's: the section adds every "
+    "run's score corrected on the sample (prediction-powered, with its interval)")
+#: How it was drawn (``--citations-design``: ``irscale text citations --design``'s).
+CITATIONS_DESIGN = replace(CITATION_DESIGN, name="citations_design",
+                           flags=("--citations-design",))
+#: Each file set's human sample and its design.
+SAMPLE_OF = {"assignments": (ASSIGNMENTS_SAMPLE, ASSIGNMENTS_DESIGN),
+             "citations": (CITATIONS_SAMPLE, CITATIONS_DESIGN)}
 #: The measures of each file set, in the order the section shows them.
 MEASURES_OF = {"assignments": ASSIGNMENT_FAMILIES, "citations": CITATION_FAMILIES}
 #: The answer measures shown (default: every measure of the files given).
@@ -93,6 +133,8 @@ class AnswerScores:
     interval: str
     alpha: float
     max_citations: int | None
+    estimates: dict[str, AssignmentEstimates]
+    corrected: pd.DataFrame | None
 
 
 def _given(options: dict[str, Any]) -> list[str]:
@@ -148,6 +190,32 @@ def _evaluate(build: Build, source: str) -> Evaluation:
     return found
 
 
+def _estimate(build: Build, source: str) -> AssignmentEstimates:
+    """The prediction-powered estimates of the file set ``source`` corrected on its human
+    sample (the :mod:`irscale.text` API's, at the report's ``alpha``, λ by PPI++); a
+    refusal of the design names the section's option."""
+    from ...evaluation.assignments import evaluate_assignments
+    from ...evaluation.assignments_ppi import AssignmentEstimates
+    from ...evaluation.citations import evaluate_citations
+
+    options = build.options
+    sample, design = SAMPLE_OF[source]
+    keywords = {"human_sample": _files(options[sample.name]), "design": options[design.name],
+                "alpha": options["alpha"]}
+    try:
+        found = evaluate_assignments(_files(options[source]), _measures(options, source),
+                                     **keywords) if source == "assignments" else \
+            evaluate_citations(_files(options[source]), _measures(options, source),
+                               max_citations=options["max_citations"], **keywords)
+    except ParameterError as error:
+        if error.param != HUMAN_DESIGN.name:
+            raise
+        raise ParameterError(design.name + str(error)[len(HUMAN_DESIGN.name):],
+                             param=design.name) from None
+    assert isinstance(found, AssignmentEstimates)  # (with a human sample)
+    return found
+
+
 def _aligned(evaluation: Evaluation, runs: tuple[str, ...], source: str) -> None:
     """Every run of the report answers the same topics in ``evaluation``, two at least,
     and no run besides them (refused otherwise, naming the run and the file set)."""
@@ -199,7 +267,9 @@ def _compared(build: Build, evaluations: dict[str, Evaluation]) -> pd.DataFrame:
 def _read(build: Build) -> None:
     """Read and score the answers given (before the sections' work: a malformed record is
     reported before the analyses), matched to the report's runs; their evaluations are
-    the section's part of the report made so far (``build.fields``)."""
+    the section's part of the report made so far (``build.fields``), and with a human
+    sample its estimates (``answer_estimates``, which :func:`_build` takes from there: a
+    faulty sample file is reported before the analyses too)."""
     given = _given(build.options)
     if not given:
         return
@@ -208,6 +278,9 @@ def _read(build: Build) -> None:
     for source, evaluation in evaluations.items():
         _aligned(evaluation, runs, source)
     build.fields["answers"] = evaluations
+    build.fields["answer_estimates"] = {
+        source: _estimate(build, source) for source in given
+        if build.options[SAMPLE_OF[source][0].name] is not None}
 
 
 #: The answers read, every run of the report's with answers on the same topics.
@@ -235,17 +308,28 @@ def _build(build: Build) -> dict[str, Any]:
              for measure in evaluation.measures for run in runs]
     scores = scores.set_index(["measure", "run"]).loc[shown].reset_index()
     comparison = _compared(build, evaluations) if options["baseline"] is not None else None
+    estimates = build.fields.pop("answer_estimates", {})
+    corrected = None
+    if estimates:
+        corrected = pd.concat([found.runs.assign(design=found.design)
+                               for found in estimates.values()], ignore_index=True)
+        shown = [key for key in shown if key[0] in set(corrected["measure"])]
+        corrected = corrected.set_index(["measure", "run"]).loc[shown].reset_index()[
+            ["measure", "run", "model", "ppi", "ppi_low", "ppi_high", "design", "labelled",
+             "units"]]
     return {"answers": AnswerScores(
         evaluations=evaluations, topics=topics,
         scores=scores[["measure", "run", "mean", "ci_low", "ci_high"]],
         comparison=comparison, interval=options["interval"], alpha=options["alpha"],
-        max_citations=options["max_citations"] if "citations" in evaluations else None)}
+        max_citations=options["max_citations"] if "citations" in evaluations else None,
+        estimates=estimates, corrected=corrected)}
 
 
 def answer_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     """The tables of the section (``report.answers``; none without): the scores with
-    their intervals, then the comparison with the baseline, ``(id, caption, frame)``
-    each."""
+    their intervals, then the comparison with the baseline, then with a human sample the
+    scores corrected on it, ``(id, caption, frame)`` each. With a sample the first two
+    are said to be the model's labels'."""
     import pandas as pd
 
     from ..frames import comparison_table
@@ -254,18 +338,32 @@ def answer_frames(report: ReportContent) -> list[tuple[str, str, pd.DataFrame]]:
     if found is None:
         return []
     level = f"{100 * (1 - found.alpha):g}%"
+    whose = " (the model's labels)" if found.corrected is not None else ""
     scores = found.scores
-    frames = [("answers-scores", f"Answers: every run's mean over the topics answered, "
-               f"with its {level} interval ({found.interval})", pd.DataFrame({
+    frames = [("answers-scores", f"Answers{whose}: every run's mean over the topics "
+               f"answered, with its {level} interval ({found.interval})", pd.DataFrame({
                    "measure": scores["measure"], "run": scores["run"],
                    "mean": scores["mean"], "CI low": scores["ci_low"],
                    "CI high": scores["ci_high"]}))]
     if found.comparison is not None:
-        frames.append(("answers-baseline", f"Answers: every run against "
+        frames.append(("answers-baseline", f"Answers{whose}: every run against "
                        f"{report.baseline}: Δ, the run's mean minus the baseline's, with "
                        f"its {level} interval, p ({report.test}), p adjusted ({report.correction}, "
                        "over the answer measures), topics won/tied/lost",
                        comparison_table(found.comparison)))
+    if found.corrected is not None:
+        rows = found.corrected
+        frames.append(("answers-corrected", "Answers corrected by the human sample: every "
+                       "run's model score (the model's labels), its prediction-powered "
+                       f"estimate (PPI++) with its {level} interval, the design, the units "
+                       "the humans labelled and the units in all (answers under the answers "
+                       "design, else nuggets or sentences); no paired test against the baseline on "
+                       "these (one estimate per run)", pd.DataFrame({
+                           "measure": rows["measure"], "run": rows["run"],
+                           "model": rows["model"], "corrected": rows["ppi"],
+                           "CI low": rows["ppi_low"], "CI high": rows["ppi_high"],
+                           "design": rows["design"], "human n": rows["labelled"],
+                           "of": rows["units"]})))
     return frames
 
 
@@ -281,15 +379,37 @@ def _said(report: ReportContent) -> str:
     return "; ".join(parts) + cited
 
 
+#: What the section says of the corrected estimates and the baseline (the page, and
+#: docs/report.md).
+NO_PAIRED_TEST = ("No paired test against the baseline is made on the corrected estimates: "
+                  "they are one per run, with no prediction-powered estimate of the "
+                  "difference of two runs; the comparison with the baseline is on the "
+                  "model's labels.")
+
+
+def _corrected_said(report: ReportContent) -> str:
+    """What the human samples are: each file set sampled, its design."""
+    found = report.answers
+    return "; ".join(f"{WORDS[source][1].split(':')[0]} ({SAMPLE_OF[source][0].flags[0]}, "
+                     f"{estimates.design} design)"
+                     for source, estimates in found.estimates.items())
+
+
 def _html(report: ReportContent, page: Page) -> list[str] | None:
-    """What the answers are and their tables."""
+    """What the answers are and their tables; with a human sample, what it is and that no
+    paired test is made on the corrected estimates."""
     from ..page import esc, table
 
     if report.answers is None:
         return None
+    sampled = [] if report.answers.corrected is None else [
+        "<p>The labels of the files are a model's, and people relabelled a sample of the "
+        f"answers: {esc(_corrected_said(report))}. The model's scores are corrected on the "
+        "sample by prediction-powered inference (PPI++; Angelopoulos et al., Science "
+        f"2023), shown beside them. {esc(NO_PAIRED_TEST)}</p>"]
     return [f"<p>The runs' generated answers, matched to the runs by name: "
             f"{esc(_said(report))}. Every run answers the same topics; scores are fractions "
-            "(docs/text.md: the definitions).</p>",
+            "(docs/text.md: the definitions).</p>", *sampled,
             *(table(frame, page.digits, table_id=table_id, caption=caption)
               for table_id, caption, frame in answer_frames(report))]
 
@@ -305,7 +425,14 @@ _EITHER = ((Needs((), on=ASSIGNMENTS),), (Needs((), on=CITATIONS),))
 
 SECTION = Section(
     "answers", needs=(MEASURES_GIVEN, ANSWERS_READ), build=_build, html=_html, tables=_tables,
-    params=(ASSIGNMENTS, CITATIONS, ANSWER_MEASURES, MAX_CITATIONS),
+    params=(ASSIGNMENTS, CITATIONS, ANSWER_MEASURES, MAX_CITATIONS, ASSIGNMENTS_SAMPLE,
+            ASSIGNMENTS_DESIGN, CITATIONS_SAMPLE, CITATIONS_DESIGN),
     rules=(Needs((MAX_CITATIONS,), "the support judgments", on=CITATIONS),
+           Needs((ASSIGNMENTS_SAMPLE,), "the nugget assignments", on=ASSIGNMENTS),
+           Needs((ASSIGNMENTS_DESIGN,), "a human sample of the nugget assignments",
+                 on=ASSIGNMENTS_SAMPLE),
+           Needs((CITATIONS_SAMPLE,), "the support judgments", on=CITATIONS),
+           Needs((CITATIONS_DESIGN,), "a human sample of the support judgments",
+                 on=CITATIONS_SAMPLE),
            Either((ANSWER_MEASURES,), _EITHER, "the answers")),
     absent=lambda: {"answers": None}, heading=("Generated answers", "answers"))
