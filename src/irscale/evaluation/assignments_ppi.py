@@ -247,8 +247,8 @@ def _check_probabilities(human: Assignments, prob: np.ndarray,
                          "probability (its \"prob\"); this one gives none",
                          source=source, line=line, text=human.text[j])
     raise InputError(f"a human nugget states an inclusion probability (\"prob\"), which the "
-                     f"{design} design would ignore; give design inclusion (--design "
-                     "inclusion), or no prob", source=source, line=line, text=human.text[j])
+                     f"{design} design would ignore; choose the inclusion design, or give "
+                     "no prob", source=source, line=line, text=human.text[j])
 
 
 def _estimates(y: np.ndarray, yhat: np.ndarray, every: np.ndarray, design: str,
