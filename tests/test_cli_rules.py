@@ -147,10 +147,6 @@ OWN: dict[tuple[str, tuple[str, ...]], str] = {
     ("irscale meta split", ("alpha",)): f"{OUTPUT}: --metric tau prints no test decision",
     ("irscale meta split", ("models", "cross")): f"{INPUT}: a shard model reads "
     "--shard-scores FILE (split_study's shards=)",
-    ("irscale meta split", ("shard_scores", "empty")): f"{INPUT}: --shard-scores FILE and "
-    "--empty (each shard model's options) serve the shard models among --models and --cross "
-    "(still to declare in split_study's binding, which takes shards= without a shard model: "
-    "a rule on the procedures of models= and of cross='s pairs by their canonical names)",
     ("irscale meta split", ("samples",)): "-B is given to each resampling procedure among "
     "--models and --cross (split_study's options by procedure)",
     # online

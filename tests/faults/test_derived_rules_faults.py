@@ -12,7 +12,11 @@ own words, from the same declaration.
   by several options (``--contributors`` or ``--contributor-pattern``): the rules of
   ``simulate_pooling`` and of the report's robustness panel derived, not restated;
 * ``CopulaModel.fit``'s default ``topics``, the rows of the data, read and checked by the
-  binding (:class:`~irscale.core.binding.SizedBy`), not by the body.
+  binding (:class:`~irscale.core.binding.SizedBy`), not by the body;
+* ``split_study``'s ``shards`` apply to the shard models among the procedures studied
+  (``meta split --shard-scores``, ``--empty``): the API dropped them silently without one,
+  the command line refused them by a rule of its own. The rule reads the procedures by
+  their canonical names (``md3`` is ``MD3``), in ``models`` and in the pairs of ``cross``.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ import pytest
 
 from irscale import meta, stats
 from irscale.errors import InputError, ParameterError
+from irscale.stats.names import SHARD_MODEL_NAMES
 
 from .conftest import err, ok, opt, output_contains, run_case
 from .test_api_faults import bad, check_row
+from .test_meta_faults import SPLIT, shard_csv
 
 X = [0.31, 0.25, 0.40, 0.18, 0.22]
 Y = [0.45, 0.41, 0.52, 0.30, 0.43]
@@ -40,6 +46,18 @@ def _shards() -> stats.ShardScores:
                              shards=["s1", "s2"])
 
 
+def _split_shards() -> stats.ShardScores:
+    """Shard scores of :func:`_matrix`'s topics and systems, in two shards."""
+    return stats.ShardScores(np.random.default_rng(0).uniform(size=(8, 4, 2)),
+                             topics=[str(t) for t in range(1, 9)],
+                             systems=["s1", "s2", "s3", "s4"], shards=["k1", "k2"])
+
+
+def _split(**keywords: object) -> object:
+    """A small topic-splitting study of :func:`_matrix`."""
+    return meta.split_study(_matrix(), [2], 1, rng=1, **keywords)
+
+
 ROWS = [
     bad("correlation-p-with-kendall", lambda a: meta.correlation(X, Y, "kendall", p=0.8),
         "p= applies to method 'rbo'", "not to method 'kendall'"),
@@ -53,6 +71,14 @@ ROWS = [
         "model", "unknown model 'nope'", "choose from MD3"),
     bad("shard_anova-model-factor-run", lambda a: stats.shard_anova(_shards(), "topic+run"),
         "model", "'topic+run'", "topic + system + shard"),
+    bad("split_study-shards-without-shard-model", lambda a: _split(
+        models=("MD1",), shards=_split_shards()), "shards= applies to the shard models",
+        "not to procedures ('MD1',)"),
+    bad("split_study-shards-cross-without-shard-model", lambda a: _split(
+        models=(), cross=[("md1", "md2")], shards=_split_shards()),
+        "shards= applies to the shard models", "('MD1', 'MD2')"),
+    bad("split_study-empty-without-shard-model", lambda a: _split(
+        models=("MD1",), options={"md3": {"empty": "zero"}}), "['MD3'] not in the study"),
 ]
 
 
@@ -65,6 +91,7 @@ def test_api_refuses_what_the_command_line_refused(row):
     (lambda: meta.correlation(X, Y, "kendall", p=0.8), "p"),
     (lambda: meta.correlation(X, Y, "spearman", ties="b"), "ties"),
     (lambda: stats.shard_anova(_shards(), "nope"), "model"),
+    (lambda: _split(models=("MD1",), shards=_split_shards()), "shards"),
 ])
 def test_the_refusal_names_the_argument(call, param):
     """The binding's refusal names its argument (the command line's ``named``)."""
@@ -83,6 +110,18 @@ def test_the_default_read_from_the_data():
         meta.CopulaModel.fit(data, topics=1)
     with pytest.raises(InputError, match=r"^data: at least 2 topics"):
         meta.CopulaModel.fit(data[:1])
+
+
+@pytest.mark.parametrize("name", [spelt for name in SHARD_MODEL_NAMES
+                                  for spelt in (name.lower(), name.upper())])
+@pytest.mark.parametrize("where", ["models", "cross"])
+def test_a_shard_model_in_any_case_takes_shards(name, where):
+    """Every shard model, in lower or upper case, in ``models`` or in a pair of ``cross``,
+    takes ``shards=`` (the rule reads the canonical names)."""
+    keywords = {"models": (name,)} if where == "models" else \
+        {"models": (), "cross": [("MD1", name)]}
+    study = _split(shards=_split_shards(), **keywords)
+    assert study.n_systems == 4
 
 
 CORR = ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv"]
@@ -117,6 +156,23 @@ CASES = [
         "'topic+run'"),
     ok("shards-model-formula", [*SHARDS, "--model", "topic + system + shard"],
        output_contains("shard ANOVA")),
+    # split_study's shard scores: the binding's rule on the procedures, spelt as options
+    err("split-shard-scores-without-shard-model", [*SPLIT, "--shard-scores", "shards.csv"],
+        "--shard-scores applies to the shard models (MD3, MD3f, ...) among those studied, "
+        "not to procedures MD1", files={"shards.csv": shard_csv()}),
+    err("split-empty-cross-without-shard-model", [*SPLIT, "--cross", "md1:md2", "--empty",
+                                                  "zero"],
+        "--empty applies to the shard models", "not to procedures MD1,MD2"),
+    err("split-shard-scores-and-empty-without-shard-model",
+        [*SPLIT, "--shard-scores", "shards.csv", "--empty", "zero"],
+        "--shard-scores, --empty apply to the shard models", "not to procedures MD1",
+        files={"shards.csv": shard_csv()}),
+    ok("split-lower-case-shard-model", [*SPLIT[:-1], "md3", "--shard-scores", "shards.csv"],
+       output_contains("MD3"), files={"shards.csv": shard_csv()}),
+    ok("split-upper-case-shard-model-in-cross", [*SPLIT, "--cross", "MD1:MD3F",
+                                                 "--shard-scores", "shards.csv", "--empty",
+                                                 "zero"],
+       output_contains("MD3f"), files={"shards.csv": shard_csv()}),
 ]
 
 

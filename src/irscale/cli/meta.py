@@ -377,7 +377,7 @@ ANALYSES = {
         run_qpp, (PREDICTIONS, {"required": True}), (OBSERVED, {"required": True}), QPP_MODEL,
         TUKEY, QPP_CORRELATIONS_TABLE, QPP_PAIR, QPP_CORRELATION, QPP_SAMPLES, RNG_SEED,
         (SIGNIFICANCE, {"doc": "significance level of --tukey, 1 - the level of the "
-                        "intervals of --correlations and --compare"}), sources=False,
+                        "intervals of --correlations and --compare"}), inputs=False,
         min_runs=None,
         example="--predictions pred.csv --observed obs.csv",
         binding=(QPP, QPP_CORRELATIONS, QPP_COMPARE),

@@ -37,27 +37,27 @@ Run = Callable[[argparse.Namespace], Any]
 
 
 def add_analysis(subparsers, name: str, run: Run, *arguments: Argument,
-                 min_runs: int | None = 2, sources: bool = True, standardise: bool = False,
+                 min_runs: int | None = 2, inputs: bool = True, standardise: bool = False,
                  scores: bool = True, systems: bool | None = None,
                  measure_help: str = MEASURE_HELP, aliases: Sequence[str] = (),
                  **declared: Any) -> argparse.ArgumentParser | None:
     """The analysis ``name`` (:func:`irscale.cli.options.add_command`, also called by its
-    ``aliases``): with ``sources`` its inputs (``scores``: or ``--scores`` files;
-    ``systems``: and ``--systems``), ``--format``, ``--digits``, with ``sources``
+    ``aliases``): with ``inputs`` its inputs (``scores``: or ``--scores`` files;
+    ``systems``: and ``--systems``), ``--format``, ``--digits``, with ``inputs``
     ``--no-progress``, ``-o`` (with ``standardise`` :func:`irscale.cli.inputs.add_standardise`),
     then its own ``arguments``. ``run`` after ``--scheduler`` and the inputs with ``min_runs`` runs
     at least are checked (None: ``run`` checks them); described by its help and docs/meta.md
     unless ``declared`` says otherwise."""
     def common(parser: argparse.ArgumentParser) -> None:
-        if sources:
+        if inputs:
             add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
                        measure_help=measure_help)
         add_format(parser, TABLE_FORMATS)
         add_param(parser, TABLE_DIGITS)
-        if sources:
+        if inputs:
             add_progress(parser)
         add_output(parser)
-        add_rules(parser, DIGITS_RULE, *([SOURCES_RULE] if sources else []))
+        add_rules(parser, DIGITS_RULE, *([SOURCES_RULE] if inputs else []))
 
     declared.setdefault("description", described(declared["help"], "docs/meta.md"))
     return add_command(subparsers, name, partial(_run, run, min_runs), common,

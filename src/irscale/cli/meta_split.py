@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE, InputFiles, Param
-from ..meta.params import SPLIT, SPLIT_METRIC
+from ..core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..meta.params import SPLIT, SPLIT_METRIC, SPLIT_SHARDS, split_procedures
 from ..stats.names import (
     RESAMPLING,
     SHARD_EMPTY,
@@ -26,13 +26,7 @@ from .meta_common import (
 )
 from .options import add_scheduler, scheduler, wants_progress
 from .outputs import Done, Output, plot_output
-from .rules import Rule
-
-#: ``--shard-scores FILE``: the scores of the shard models.
-SHARD_SCORES = Param("shard_scores", InputFiles(), None, "topics × runs × shards scores for the "
-                     "shard models (MD3, MD3f, ...): the CSV topic,run,shard,value that "
-                     "irscale pool shards --shard-scores writes, of the same topics and runs "
-                     "as the score matrix", ("--shard-scores",), "FILE", unset="none")
+from .rules import Default, Rule
 
 
 def _study_names(args: argparse.Namespace) -> list[str]:
@@ -41,8 +35,9 @@ def _study_names(args: argparse.Namespace) -> list[str]:
 
 
 def _shard_models(args: argparse.Namespace) -> list[str]:
-    """The shard models among the procedures of ``meta split``, each once."""
-    return list(dict.fromkeys(n for n in _study_names(args) if n in SHARD_MODEL_NAMES))
+    """The shard models among the procedures of ``meta split`` (derived by the binding's
+    :func:`~irscale.meta.params.split_procedures`, each once)."""
+    return [name for name in args.procedures if name in SHARD_MODEL_NAMES]
 
 
 def _studied(args: argparse.Namespace) -> str:
@@ -57,7 +52,7 @@ def add_parser(subparsers) -> None:
         (SPLIT_MODELS, {"many": True, "unique": False}),
         (SPLIT_CROSS, {"many": True, "unique": False}), SPLIT_METRIC, SIGNIFICANCE, RNG_SEED,
         (RESAMPLES, {"doc": "resamples of the resampling procedures among --models and "
-                     "--cross"}), SHARD_SCORES,
+                     "--cross"}), SPLIT_SHARDS,
         (SHARD_EMPTY, {"doc": "scores of a topic without relevant documents in a shard "
                        "(undefined) in the shard models: error, zero, drop-topic, drop-shard "
                        "or missing"}),
@@ -66,6 +61,8 @@ def add_parser(subparsers) -> None:
         example="--scores ap.csv --sizes 2,3 --repetitions 3 --seed 1",
         help="topic-splitting consistency (Ferro & Sanderson 2022, "
         "§3)", binding=SPLIT,
+        ahead=(Default("procedures", lambda args: split_procedures(args.models, args.cross)),),
+        sources={"procedures": ("models", "cross"), "shard_scores": ("shard_scores", "empty")},
         rules=(Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
                     "--alpha applies to the significance metrics; --metric {metric} "
                     "(Kendall's τ between the halves' rankings) uses no test decision"),
@@ -74,9 +71,6 @@ def add_parser(subparsers) -> None:
                     lambda args: f"{_shard_models(args)[0]} is a shard model: it needs topics "
                     "× systems × shards scores: give them with --shard-scores FILE (irscale "
                     "pool shards --shard-scores writes them)"),
-               Rule(("shard_scores", "empty"), lambda args: bool(_shard_models(args)),
-                    lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
-                    f"among --models and --cross, and the study has none ({_studied(args)})"),
                Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
                     lambda args: f"-B/--samples applies to the resampling procedures "
                     f"({RESAMPLING}) among --models and --cross, and the study has none "

@@ -11,7 +11,7 @@ procedures (:mod:`irscale.stats.names`, plain tuples).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from ..core.binding import Binding, Choice, Excludes, SizedBy
@@ -45,7 +45,13 @@ from ..core.params import (
 from ..core.records import record, replace
 from ..errors import ParameterError, about
 from ..scales.params import PHI_TIES
-from ..stats.names import CONVENTION, PROCEDURE, RESAMPLING, RESAMPLING_PROCEDURES
+from ..stats.names import (
+    CONVENTION,
+    PROCEDURE,
+    RESAMPLING,
+    RESAMPLING_PROCEDURES,
+    SHARD_MODEL_NAMES,
+)
 
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
@@ -266,8 +272,44 @@ SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds
                   "on TS1", ("--test",), label="--test", unset="every pair")
 #: :func:`irscale.meta.topic_splits`: the repetitions, checked on entry.
 TOPIC_SPLITS = Binding((SPLIT_REPETITIONS,))
-#: :func:`irscale.meta.split_study` (``meta split``): the repetitions and the level.
-SPLIT = Binding((SPLIT_REPETITIONS, SIGNIFICANCE))
+#: ``shards=`` of :func:`irscale.meta.split_study` (``meta split --shard-scores FILE``): the
+#: topics × systems × shards scores that the shard models of the study read.
+SPLIT_SHARDS = Param("shards", InputFiles(), None, "topics × runs × shards scores for the "
+                     "shard models (MD3, MD3f, ...): the CSV topic,run,shard,value that "
+                     "irscale pool shards --shard-scores writes, of the same topics and runs "
+                     "as the score matrix", ("--shard-scores",), "FILE", unset="none",
+                     dest="shard_scores")
+#: The procedures of a topic-splitting study by their canonical names
+#: (:func:`split_procedures`): derived from ``models`` and ``cross``, never given; the
+#: command line sets it from ``--models`` and ``--cross`` (``meta split``), and messages
+#: name it as "procedures".
+SPLIT_PROCEDURES = Param("procedures", PROCEDURE, None, "the procedures of the study, "
+                         "derived from models and cross", ("procedures",))
+
+
+def split_procedures(models: object, cross: object) -> tuple[str, ...]:
+    """The procedures of a topic-splitting study (:data:`SPLIT_PROCEDURES`), each once by its
+    canonical name (:data:`~irscale.stats.names.PROCEDURE`, whose case does not matter:
+    ``md3`` is ``MD3``): those of ``models``, then both of every pair of ``cross``. The value
+    the binding of :func:`irscale.meta.split_study` rules on (``SPLIT``), derived alike by
+    the function and the command line. A name that names no procedure, or an argument of
+    the wrong shape, is left out here: the study refuses it, naming it, as it reads it."""
+    def items(value: object) -> tuple[object, ...]:  # (an iterator is the study's to read)
+        plain = isinstance(value, Iterable) and not isinstance(value, (str, bytes, Iterator))
+        return tuple(value) if plain else ()  # type: ignore[arg-type]
+
+    names = [*items(models), *(name for pair in items(cross) for name in items(pair))]
+    found = (PROCEDURE.canonical(name) for name in names)
+    return tuple(dict.fromkeys(name for name in found if name is not None))
+
+
+#: :func:`irscale.meta.split_study` (``meta split``): the repetitions and the level;
+#: the shard scores apply to the shard models among the procedures studied (canonical
+#: names, :func:`split_procedures`: ``md3`` and ``MD3`` alike, in ``models`` or in a pair of
+#: ``cross``), and would be left unread without one.
+SPLIT = Binding((SPLIT_REPETITIONS, SIGNIFICANCE),
+                rules=(Needs((SPLIT_SHARDS,), "the shard models (MD3, MD3f, ...) among those "
+                             "studied", on=SPLIT_PROCEDURES, values=SHARD_MODEL_NAMES),))
 #: :func:`irscale.meta.swap_rates` (``meta swap``): the level and the resamples apply to
 #: the significance filter ``test`` (without it no test is run), the resamples to a
 #: resampling test only.
