@@ -146,6 +146,10 @@ def test_evaluation_knows_its_runs_by_name_file_path_and_run_id(three):
         assert set(table["baseline"]) == {"bm25"}, name
         assert "bm25" in ev.format("latex", baseline=name)
     assert set(ev.compare(three[1][2]).to_frame()["baseline"]) == {"y/ql"}
+    first = ev.to_ir_measures(run="bm25")
+    for name in [*DESIGNATIONS, three[1][0]]:
+        assert ev.to_ir_measures(run=name) == first, name
+    assert ev.to_ir_measures(run=three[1][2]) == ev.to_ir_measures(run="y/ql")
     matrix = ev.to_matrix()  # a score matrix knows its systems by name
     pairs = irscale.stats.pairwise_tests(matrix, "t", measure="AP", baseline="bm25")
     assert set(pairs.to_frame()["b"]) == {"bm25"}
@@ -162,6 +166,7 @@ CALLS = [
     (lambda ev, name: irscale.stats.pairwise_tests(ev.to_matrix(), "t", measure="AP",
                                                    systems=["bm25", name]), False),
     (lambda ev, name: risk_table(ev.to_matrix().subset(measures=["AP"]), name), False),
+    (lambda ev, name: ev.to_ir_measures(run=name), True),
 ]
 
 

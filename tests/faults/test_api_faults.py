@@ -554,7 +554,13 @@ ROWS = [
     bad("to_frame-shape", lambda a: _ev().to_frame("bogus"), "bogus", "pyterrier"),
     bad("to_ir_measures-two-runs", lambda a: _ev(runs=["a.run", "b.run"]).to_ir_measures(),
         "2 runs", "run="),
-    bad("to_ir_measures-unknown-run", lambda a: _ev().to_ir_measures(run="nope"), "nope"),
+    # run= designates a run as every argument that names one does (core.run_names): a
+    # name of none, or of two runs (a run id they share), is refused listing the runs
+    bad("to_ir_measures-unknown-run", lambda a: _ev().to_ir_measures(run="nope"),
+        "run= 'nope' names no run", "'a' (a.run)"),
+    bad("to_ir_measures-ambiguous-run", lambda a: _ev(runs=["a.run", a.write(
+        "a2.run", RUN)]).to_ir_measures(run="teamA_r1"), "'teamA_r1' is ambiguous",
+        "'a' (a.run)", "a2.run"),
     # ================================================================ ScoreMatrix
     bad("read_csv-missing", lambda a: ScoreMatrix.read_csv("missing.csv"), "missing.csv",
         kind=FILE),
