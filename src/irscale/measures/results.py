@@ -326,10 +326,10 @@ class Evaluation(RunSummaries):
         """The per-topic values as ir_measures' records: ``ir_measures.Metric(query_id,
         measure, value)`` of one run (``run``: its name, its file's name with or without
         extension, its path or its run id, :func:`irscale.core.run_names.find_run`; needed
-        when the evaluation has several), in :meth:`per_topic`'s order. ``measure`` is ir_measures' measure object
-        where ir_measures has the measure irscale computed, value for value
-        (:func:`ir_measure_of`: ``AP@10``, ``map`` →
-        ``AP``), else the label. Needs ir_measures (``pip install ir-measures``).
+        when the evaluation has several), in :meth:`per_topic`'s order. ``measure`` is
+        ir_measures' measure object where ir_measures has the measure irscale computed,
+        value for value (:func:`ir_measure_of`: ``AP@10``, ``map`` → ``AP``), else the
+        label. Needs ir_measures (``pip install ir-measures``).
 
         >>> import irscale
         >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"q1": {"d2": 2.0, "d1": 1.0}},
