@@ -150,6 +150,9 @@ def test_evaluation_knows_its_runs_by_name_file_path_and_run_id(three):
     for name in [*DESIGNATIONS, three[1][0]]:
         assert ev.to_ir_measures(run=name) == first, name
     assert ev.to_ir_measures(run=three[1][2]) == ev.to_ir_measures(run="y/ql")
+    for name in [*DESIGNATIONS, three[1][0], 0]:  # equal= takes positions too
+        model = irscale.meta.CopulaModel.fit(ev.to_matrix(), "AP", equal=(name, "y/ql"))
+        assert model.equal == (0, 2), name
     matrix = ev.to_matrix()  # a score matrix knows its systems by name
     pairs = irscale.stats.pairwise_tests(matrix, "t", measure="AP", baseline="bm25")
     assert set(pairs.to_frame()["b"]) == {"bm25"}
@@ -167,6 +170,8 @@ CALLS = [
                                                    systems=["bm25", name]), False),
     (lambda ev, name: risk_table(ev.to_matrix().subset(measures=["AP"]), name), False),
     (lambda ev, name: ev.to_ir_measures(run=name), True),
+    (lambda ev, name: irscale.meta.CopulaModel.fit(ev.to_matrix(), "AP",
+                                                   equal=("x/ql", name)), True),
 ]
 
 

@@ -1056,6 +1056,16 @@ ROWS = [
     # one declaration refuses equal= with null= in the function and --equal with --null
     bad("copula_model-equal-with-null", lambda a: meta.CopulaModel.fit(
         a.matrix, null=True, equal=("sysA", "sysB")), "equal= applies without null="),
+    # equal= designates a system as every argument that names a run, or by its position:
+    # a key of none (a position out of range too), or of two runs, is refused listing them
+    bad("copula_model-equal-unknown", lambda a: meta.CopulaModel.fit(
+        a.matrix, equal=("sysA", "sysZ")), "equal 'sysZ' names no run", "runs: 'sysA'"),
+    bad("copula_model-equal-position-out-of-range", lambda a: meta.CopulaModel.fit(
+        a.matrix, equal=(0, 4)), "equal 4 names no run", "its position (0 to 3)",
+        "runs: 'sysA'"),
+    bad("copula_model-equal-ambiguous", lambda a: meta.CopulaModel.fit(_ev(runs=[
+        "a.run", a.write("a2.run", RUN), "c.run"]).to_matrix(), equal=("teamA_r1", "c")),
+        "equal 'teamA_r1' is ambiguous", "'a' (a.run)", "a2.run"),
     bad("copula_model-margins-unknown", lambda a: meta.CopulaModel.fit(
         a.matrix, margins=["truncnorm", "gamma"]), "margins", "gamma"),
     # a model's size is checked against the memory limit when a study would draw it

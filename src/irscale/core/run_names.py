@@ -62,14 +62,17 @@ def _position(name: object) -> int | None:
     return int(name)  # type: ignore[call-overload]
 
 
-def find_run(name: str, runs: Sequence[Any], what: str = "baseline", *,
-             positions: bool = False) -> str:
+def find_run(name: object, runs: Sequence[Any], what: str = "baseline", *,
+             positions: bool = False, param: str | None = None) -> str:
     """The name of the run that ``name`` designates among ``runs``: its name, its run id,
     or its file as the user knows it: the path (as given, or spelt otherwise: ``./a.run``,
     resolved), the file name (``a.run.gz``) or its stem (``a``). Every argument of the API
     and the command line that names a run resolves it here. With ``positions``, an integer
     designates the run at that position (from 0), for the arguments documented to take
-    positions (``CopulaModel.fit(equal=(0, 1))``).
+    positions (``CopulaModel.fit(equal=(0, 1))``; a position of no run is refused with the
+    message of a name of none, which then names the positions). ``param``: the parameter the errors
+    name (``ParameterError.param``, which the command line spells as its
+    option).
 
     A name that designates no run, or several (a run id that two runs share, a run's name
     that is another run's run id, a file name shared by files in two folders), is an error
@@ -99,19 +102,20 @@ def find_run(name: str, runs: Sequence[Any], what: str = "baseline", *,
         return runs[at].name
     if at is None and (not isinstance(name, str) or not name):
         raise ParameterError(f"{what} must name a run{' or give its position' * positions}"
-                             f", got {name!r}")
-    found = [] if at is not None else [i for i, run in enumerate(runs)
-                                       if designates(name, run)]
+                             f", got {name!r}", param=param)
+    found = [] if not isinstance(name, str) else [i for i, run in enumerate(runs)
+                                                   if designates(name, run)]
     if len(found) == 1:
         return runs[found[0]].name
     if not found:
-        also = f" or its position (0 to {len(runs) - 1})" if positions else ""
-        raise ParameterError(f"{what} {name!r} names no run: give a run's name, its run id "
-                             f"or its file (path, file name or stem){also}; runs: "
-                             f"{_listed(runs, range(len(runs)))}")
+        ways = "its run id or its file (path, file name or stem)" if at is None else \
+            f"its run id, its file (path, file name or stem) or its position (0 to " \
+            f"{len(runs) - 1})"
+        raise ParameterError(f"{what} {name!r} names no run: give a run's name, {ways}; "
+                             f"runs: {_listed(runs, range(len(runs)))}", param=param)
     raise ParameterError(f"{what} {name!r} is ambiguous: it names the runs "
                          f"{_listed(runs, found)}; give the run's name or the path of its "
-                         "file")
+                         "file", param=param)
 
 
 @record
