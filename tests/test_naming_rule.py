@@ -238,3 +238,26 @@ def test_trec_eval_text_of_one_run_prints_its_run_id(clef, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == runid[0]
     assert out.splitlines()[1] in official.splitlines()
+
+
+def test_plots_and_letters_take_the_runs_names_and_files(three):
+    """``precision_recall(runs=)`` designates a run by its name, file or run id, a forest
+    plot's and a letter display's pairs their systems by name, each refusing a name of
+    none with the resolver's message."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from irscale.plots import precision_recall
+    from irscale.stats.letters import compact_letters
+
+    qrels, paths = three
+    with pytest.warns(UserWarning, match="share a name"):
+        ev = irscale.evaluate(qrels, paths, ["iprec_at_recall"])
+    for name in [*DESIGNATIONS, paths[0]]:
+        ax = precision_recall(ev, [name, "y/ql"])
+        assert [text.get_text() for text in ax.get_legend().get_texts()] == ["bm25", "y/ql"]
+    with pytest.raises(ParameterError, match="runs: 'ql' is ambiguous"):
+        precision_recall(ev, ["ql"])
+    assert compact_letters(["a", "b"], [("a", "b")]) == {"a": "a", "b": "b"}
+    with pytest.raises(ParameterError, match=r"'c' names no run: .*runs: 'a', 'b'"):
+        compact_letters(["a", "b"], [("a", "c")])

@@ -194,6 +194,27 @@ def _document_variance(**options):
                              {"1": {"d2": 2.0, "d1": 1.0}}, **options)
 
 
+def _forest(api: Api, pairs: list[tuple[str, str]]) -> object:
+    """The forest plot of ``pairs`` of an across-collections result."""
+    from irscale.plots import forest
+
+    return forest(_across(api, samples=20), pairs)
+
+
+def _precision_recall(runs: list[str], *, table: bool = False) -> object:
+    """The precision-recall curves of ``runs`` of a.run's evaluation (or of its table)."""
+    from irscale.plots import interpolated_precision, precision_recall
+
+    ev = _ev(measures="iprec_at_recall")
+    return precision_recall(interpolated_precision(ev) if table else ev, runs)
+
+
+def _letters(systems: list[str], pairs: list[tuple[str, str]]) -> object:
+    from irscale.stats.letters import compact_letters
+
+    return compact_letters(systems, pairs)
+
+
 def _ev(qrels=None, runs=None, measures="map", **options):
     return irscale.evaluate("qrels.txt" if qrels is None else qrels,
                             "a.run" if runs is None else runs, measures, **options)
@@ -735,6 +756,16 @@ ROWS = [
         "weights", "'runs'"),
     bad("across_collections-unknown-keyword", lambda a: _across(a, weight="topics"),
         "weight", "did you mean weights?"),
+    # the systems of a forest plot's pairs and of a letter display's pairs are named as
+    # every argument that names a run (core.run_names): a name of none listing them
+    bad("forest-pair-unknown-system", lambda a: _forest(a, [("sysA", "sysZ")]),
+        "pairs: 'sysZ' names no run", "runs: 'sysA', 'sysB'"),
+    bad("precision_recall-unknown-run", lambda a: _precision_recall(["a", "nope"]),
+        "runs: 'nope' names no run", "'a' (a.run)"),
+    bad("precision_recall-table-unknown-run", lambda a: _precision_recall(
+        ["nope"], table=True), "runs: 'nope' names no run", "runs: 'a'"),
+    bad("compact_letters-pair-unknown-system", lambda a: _letters(["A", "B"], [("A", "C")]),
+        "pair ('A', 'C'): 'C' names no run", "runs: 'A', 'B'"),
     bad("document_variance-samples-1", lambda a: _document_variance(samples=1), "samples",
         "got 1"),
     bad("document_variance-unknown-keyword", lambda a: _document_variance(rnd=1), "rnd",
