@@ -98,24 +98,35 @@ def find_run(name: object, runs: Sequence[Any], what: str = "baseline", *,
     ['b', 'a', 'a', 'a']
     """
     at = _position(name) if positions else None
-    if at is not None and 0 <= at < len(runs):
-        return runs[at].name
     if at is None and (not isinstance(name, str) or not name):
         raise ParameterError(f"{what} must name a run{' or give its position' * positions}"
                              f", got {name!r}", param=param)
-    found = [] if not isinstance(name, str) else [i for i, run in enumerate(runs)
-                                                   if designates(name, run)]
+    found = _designated(name, at, runs)
     if len(found) == 1:
         return runs[found[0]].name
     if not found:
-        ways = "its run id or its file (path, file name or stem)" if at is None else \
-            f"its run id, its file (path, file name or stem) or its position (0 to " \
-            f"{len(runs) - 1})"
-        raise ParameterError(f"{what} {name!r} names no run: give a run's name, {ways}; "
-                             f"runs: {_listed(runs, range(len(runs)))}", param=param)
+        raise ParameterError(f"{what} {name!r} names no run: give a run's name, "
+                             f"{_ways(at, len(runs))}; runs: "
+                             f"{_listed(runs, range(len(runs)))}", param=param)
     raise ParameterError(f"{what} {name!r} is ambiguous: it names the runs "
                          f"{_listed(runs, found)}; give the run's name or the path of its "
                          "file", param=param)
+
+
+def _designated(name: object, at: int | None, runs: Sequence[Any]) -> list[int]:
+    """The indices of the runs that ``name`` designates (:func:`designates`), or, where it
+    is a position ``at``, of the run there (none out of range)."""
+    if at is not None:
+        return [at] if 0 <= at < len(runs) else []
+    return [i for i, run in enumerate(runs) if designates(str(name), run)]
+
+
+def _ways(at: int | None, count: int) -> str:
+    """How a run may be designated, positions (of ``count`` runs) named where ``at``, a
+    position, was given."""
+    if at is None:
+        return "its run id or its file (path, file name or stem)"
+    return f"its run id, its file (path, file name or stem) or its position (0 to {count - 1})"
 
 
 @record
