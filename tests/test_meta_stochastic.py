@@ -370,7 +370,8 @@ def test_simulate_scores_names_the_systems_of_a_matrix():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"equal": ("a", "x")}, "'x' is not one of the systems"),
+    ({"equal": ("a", "x")}, r"equal 'x' names no run: .*; runs: 'a', 'b', 'c'"),
+    ({"equal": ("a", 3)}, r"equal 3 names no run: .* or its position \(0 to 2\)"),
     ({"equal": ("a", "a")}, "names system 'a' twice"),
     ({"equal": ("a", "b"), "null": True}, r"equal= applies without null= \(null makes"),
     ({"copula": "clayton"}, "unknown copula 'clayton'"),

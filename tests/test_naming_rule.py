@@ -146,6 +146,13 @@ def test_evaluation_knows_its_runs_by_name_file_path_and_run_id(three):
         assert set(table["baseline"]) == {"bm25"}, name
         assert "bm25" in ev.format("latex", baseline=name)
     assert set(ev.compare(three[1][2]).to_frame()["baseline"]) == {"y/ql"}
+    first = ev.to_ir_measures(run="bm25")
+    for name in [*DESIGNATIONS, three[1][0]]:
+        assert ev.to_ir_measures(run=name) == first, name
+    assert ev.to_ir_measures(run=three[1][2]) == ev.to_ir_measures(run="y/ql")
+    for name in [*DESIGNATIONS, three[1][0], 0]:  # equal= takes positions too
+        model = irscale.meta.CopulaModel.fit(ev.to_matrix(), "AP", equal=(name, "y/ql"))
+        assert model.equal == (0, 2), name
     matrix = ev.to_matrix()  # a score matrix knows its systems by name
     pairs = irscale.stats.pairwise_tests(matrix, "t", measure="AP", baseline="bm25")
     assert set(pairs.to_frame()["b"]) == {"bm25"}
@@ -162,6 +169,9 @@ CALLS = [
     (lambda ev, name: irscale.stats.pairwise_tests(ev.to_matrix(), "t", measure="AP",
                                                    systems=["bm25", name]), False),
     (lambda ev, name: risk_table(ev.to_matrix().subset(measures=["AP"]), name), False),
+    (lambda ev, name: ev.to_ir_measures(run=name), True),
+    (lambda ev, name: irscale.meta.CopulaModel.fit(ev.to_matrix(), "AP",
+                                                   equal=("x/ql", name)), True),
 ]
 
 
@@ -228,3 +238,26 @@ def test_trec_eval_text_of_one_run_prints_its_run_id(clef, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == runid[0]
     assert out.splitlines()[1] in official.splitlines()
+
+
+def test_plots_and_letters_take_the_runs_names_and_files(three):
+    """``precision_recall(runs=)`` designates a run by its name, file or run id, a forest
+    plot's and a letter display's pairs their systems by name, each refusing a name of
+    none with the resolver's message."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from irscale.plots import precision_recall
+    from irscale.stats.letters import compact_letters
+
+    qrels, paths = three
+    with pytest.warns(UserWarning, match="share a name"):
+        ev = irscale.evaluate(qrels, paths, ["iprec_at_recall"])
+    for name in [*DESIGNATIONS, paths[0]]:
+        ax = precision_recall(ev, [name, "y/ql"])
+        assert [text.get_text() for text in ax.get_legend().get_texts()] == ["bm25", "y/ql"]
+    with pytest.raises(ParameterError, match="runs: 'ql' is ambiguous"):
+        precision_recall(ev, ["ql"])
+    assert compact_letters(["a", "b"], [("a", "b")]) == {"a": "a", "b": "b"}
+    with pytest.raises(ParameterError, match=r"'c' names no run: .*runs: 'a', 'b'"):
+        compact_letters(["a", "b"], [("a", "c")])

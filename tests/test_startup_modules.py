@@ -52,7 +52,7 @@ EVAL_PARSER = HELP | {
     "irscale.core.binding", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
     "irscale.core.options",
     "irscale.core.params",
-    "irscale.core.reads", "irscale.core.records", "irscale.evaluation",
+    "irscale.core.reads", "irscale.core.records", "irscale.core.run_names", "irscale.evaluation",
     "irscale.evaluation.options", "irscale.evaluation.params",
     "irscale.io", "irscale.io.files", "irscale.io.formats", "irscale.io.naming",
     "irscale.stats", "irscale.stats.names"}
@@ -171,7 +171,8 @@ COMPARE = {
     "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
     "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options", "irscale.core.params",
     "irscale.core.progress", "irscale.core.reads", "irscale.core.records", "irscale.core.rows",
-    "irscale.core.scorematrix", "irscale.core.segments", "irscale.core.strings",
+    "irscale.core.run_names", "irscale.core.scorematrix", "irscale.core.segments",
+    "irscale.core.strings",
     "irscale.core.version", "irscale.errors", "irscale.evaluation", "irscale.evaluation.api",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
     "irscale.evaluation.contexts.judged", "irscale.evaluation.judged",

@@ -194,6 +194,27 @@ def _document_variance(**options):
                              {"1": {"d2": 2.0, "d1": 1.0}}, **options)
 
 
+def _forest(api: Api, pairs: list[tuple[str, str]]) -> object:
+    """The forest plot of ``pairs`` of an across-collections result."""
+    from irscale.plots import forest
+
+    return forest(_across(api, samples=20), pairs)
+
+
+def _precision_recall(runs: list[str], *, table: bool = False) -> object:
+    """The precision-recall curves of ``runs`` of a.run's evaluation (or of its table)."""
+    from irscale.plots import interpolated_precision, precision_recall
+
+    ev = _ev(measures="iprec_at_recall")
+    return precision_recall(interpolated_precision(ev) if table else ev, runs)
+
+
+def _letters(systems: list[str], pairs: list[tuple[str, str]]) -> object:
+    from irscale.stats.letters import compact_letters
+
+    return compact_letters(systems, pairs)
+
+
 def _ev(qrels=None, runs=None, measures="map", **options):
     return irscale.evaluate("qrels.txt" if qrels is None else qrels,
                             "a.run" if runs is None else runs, measures, **options)
@@ -554,7 +575,13 @@ ROWS = [
     bad("to_frame-shape", lambda a: _ev().to_frame("bogus"), "bogus", "pyterrier"),
     bad("to_ir_measures-two-runs", lambda a: _ev(runs=["a.run", "b.run"]).to_ir_measures(),
         "2 runs", "run="),
-    bad("to_ir_measures-unknown-run", lambda a: _ev().to_ir_measures(run="nope"), "nope"),
+    # run= designates a run as every argument that names one does (core.run_names): a
+    # name of none, or of two runs (a run id they share), is refused listing the runs
+    bad("to_ir_measures-unknown-run", lambda a: _ev().to_ir_measures(run="nope"),
+        "run= 'nope' names no run", "'a' (a.run)"),
+    bad("to_ir_measures-ambiguous-run", lambda a: _ev(runs=["a.run", a.write(
+        "a2.run", RUN)]).to_ir_measures(run="teamA_r1"), "'teamA_r1' is ambiguous",
+        "'a' (a.run)", "a2.run"),
     # ================================================================ ScoreMatrix
     bad("read_csv-missing", lambda a: ScoreMatrix.read_csv("missing.csv"), "missing.csv",
         kind=FILE),
@@ -729,6 +756,16 @@ ROWS = [
         "weights", "'runs'"),
     bad("across_collections-unknown-keyword", lambda a: _across(a, weight="topics"),
         "weight", "did you mean weights?"),
+    # the systems of a forest plot's pairs and of a letter display's pairs are named as
+    # every argument that names a run (core.run_names): a name of none listing them
+    bad("forest-pair-unknown-system", lambda a: _forest(a, [("sysA", "sysZ")]),
+        "pairs: 'sysZ' names no run", "runs: 'sysA', 'sysB'"),
+    bad("precision_recall-unknown-run", lambda a: _precision_recall(["a", "nope"]),
+        "runs: 'nope' names no run", "'a' (a.run)"),
+    bad("precision_recall-table-unknown-run", lambda a: _precision_recall(
+        ["nope"], table=True), "runs: 'nope' names no run", "runs: 'a'"),
+    bad("compact_letters-pair-unknown-system", lambda a: _letters(["A", "B"], [("A", "C")]),
+        "pair ('A', 'C'): 'C' names no run", "runs: 'A', 'B'"),
     bad("document_variance-samples-1", lambda a: _document_variance(samples=1), "samples",
         "got 1"),
     bad("document_variance-unknown-keyword", lambda a: _document_variance(rnd=1), "rnd",
@@ -1050,6 +1087,16 @@ ROWS = [
     # one declaration refuses equal= with null= in the function and --equal with --null
     bad("copula_model-equal-with-null", lambda a: meta.CopulaModel.fit(
         a.matrix, null=True, equal=("sysA", "sysB")), "equal= applies without null="),
+    # equal= designates a system as every argument that names a run, or by its position:
+    # a key of none (a position out of range too), or of two runs, is refused listing them
+    bad("copula_model-equal-unknown", lambda a: meta.CopulaModel.fit(
+        a.matrix, equal=("sysA", "sysZ")), "equal 'sysZ' names no run", "runs: 'sysA'"),
+    bad("copula_model-equal-position-out-of-range", lambda a: meta.CopulaModel.fit(
+        a.matrix, equal=(0, 4)), "equal 4 names no run", "its position (0 to 3)",
+        "runs: 'sysA'"),
+    bad("copula_model-equal-ambiguous", lambda a: meta.CopulaModel.fit(_ev(runs=[
+        "a.run", a.write("a2.run", RUN), "c.run"]).to_matrix(), equal=("teamA_r1", "c")),
+        "equal 'teamA_r1' is ambiguous", "'a' (a.run)", "a2.run"),
     bad("copula_model-margins-unknown", lambda a: meta.CopulaModel.fit(
         a.matrix, margins=["truncnorm", "gamma"]), "margins", "gamma"),
     # a model's size is checked against the memory limit when a study would draw it

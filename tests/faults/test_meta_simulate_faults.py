@@ -19,7 +19,9 @@ from .conftest import (
     opt,
     output_contains,
     run_case,
+    run_lines,
     same_output_as,
+    text,
     with_option,
 )
 
@@ -198,8 +200,22 @@ CASES = [
     err("simulate-copula-margins-empty", [*COP, "--margins", ""], opt("--margins"), "empty"),
     err("simulate-copula-unknown", [*COP, "--copula", "clayton"], opt("--copula"),
         "clayton"),
+    # --equal names its systems as every argument that names a run (core.run_names): a
+    # name of none, or of two runs, is refused with the one message, listing them
     err("simulate-copula-equal-unknown-system", [*COP, "--equal", "sysA,sysZ"],
-        opt("--equal"), "'sysZ' is not one of the systems"),
+        opt("--equal"), "'sysZ' names no run", "runs: 'sysA', 'sysB'"),
+    ok("simulate-copula-equal-by-file-and-run-id", ["meta", "simulate", "--model", "copula",
+                                                   *RUNS, "-m", "map", "--equal",
+                                                   "a.run,teamB_r1", "--repetitions", "10",
+                                                   "--seed", "1"],
+       same_output_as("meta", "simulate", "--model", "copula", *RUNS, "-m", "map",
+                      "--equal", "a,b", "--repetitions", "10", "--seed", "1")),
+    err("simulate-copula-equal-ambiguous", ["meta", "simulate", "--model", "copula",
+                                            "qrels.txt", "a.run", "a2.run", "c.run", "-m",
+                                            "map", "--equal", "teamA_r1,c", "--repetitions",
+                                            "10", "--seed", "1"],
+        opt("--equal"), "'teamA_r1' is ambiguous", "'a' (a.run)", "'a2' (a2.run)",
+        files={"a2.run": text(run_lines("a"))}),
     err("simulate-copula-equal-one-system", [*COP, "--equal", "sysA"], opt("--equal"),
         "two systems"),
     err("simulate-copula-equal-three-systems", [*COP, "--equal", "sysA,sysB,sysC"],

@@ -25,7 +25,9 @@ The same vocabulary serves the Python API (``read_runs(paths, names=...)``,
 trec_eval's ``runid`` measure prints a run's run id whatever its name
 (:func:`run_id`). A run is designated (``--baseline``, ``compare(baseline)``, ``--system``
 ...) by its name, its file's name with or without extension, its path or its run id,
-wherever that designates one run of the call (:func:`find_run`).
+wherever that designates one run of the call: the resolver, :func:`find_run` and its
+helpers, is :mod:`irscale.core.run_names` (it reads no file, so the layers below the
+readers use it too), re-exported here.
 """
 
 from __future__ import annotations
@@ -35,7 +37,19 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ..core.records import record, replace
+from ..core.records import replace
+from ..core.run_names import (  # noqa: F401 - the resolver, re-exported (module documentation)
+    RunKey,
+    by_run,
+    designates,
+    file_stem,
+    find_in,
+    find_names,
+    find_run,
+    has_file,
+    keys_of,
+    run_keys,
+)
 from ..errors import ParameterError
 
 TYPE_CHECKING = False
@@ -63,10 +77,6 @@ NAME_MODES = ("file", "runid")
 #: ``"file"``, ``"runid"`` or one name per run.
 NameSpec: TypeAlias = "str | Sequence[str]"
 
-#: Suffixes of compressed files, dropped before the extension to form the stem.
-_COMPRESSED = (".gz", ".gzip")
-
-
 def parse_names(text: str) -> str | list[str]:
     """The value of a ``--names`` option: ``file``, ``runid`` or a comma-separated list of
     names, one per run (``a,b,c``)."""
@@ -77,23 +87,6 @@ def parse_names(text: str) -> str | list[str]:
         raise ParameterError(f"--names takes file, runid or one name per run (a,b,c), "
                              f"got an empty name in {text!r}")
     return names
-
-
-def has_file(run: Any) -> bool:
-    """Whether the run was read from a named file (not a frame, dict, bytes or stdin)."""
-    return not run.source.startswith("<")
-
-
-def file_stem(path: str | os.PathLike) -> str:
-    """The file name without its extension (and without ``.gz`` first):
-    ``runs/bm25.run.gz`` → ``bm25``, ``input.ql`` → ``input``."""
-    base = os.path.basename(os.fspath(path))
-    for suffix in _COMPRESSED:
-        if base.lower().endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-            break
-    stem, _ = os.path.splitext(base)
-    return stem or base
 
 
 def source_name(source: str, runid: str) -> str:
@@ -295,125 +288,6 @@ def file_names(paths: Sequence[str | os.PathLike | None], given: Sequence[str] =
     names = [file_stem(source) if source is not None else given[i]
              for i, source in enumerate(sources)]
     return _named(names, sources, "name", stacklevel=stacklevel + 1)
-
-
-def find_run(name: str, runs: Sequence[Any], what: str = "baseline") -> str:
-    """The name of the run that ``name`` designates among ``runs``: its name, its run id,
-    or its file as the user knows it: the path (as given, or spelt otherwise: ``./a.run``,
-    resolved), the file name (``a.run.gz``) or its stem (``a``). Every argument of the API
-    and the command line that names a run resolves it here.
-
-    A name that designates no run, or several (a run id that two runs share, a run's name
-    that is another run's run id, a file name shared by files in two folders), is an error
-    listing the runs (with their files), never a guess.
-
-    Raises
-    ------
-    ParameterError
-        ``name`` designates no run or several (a path names one), or is not a non-empty
-        string.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irscale import read_runs
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     folder = pathlib.Path(tmp)
-    ...     _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
-    ...     _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
-    ...     runs = read_runs([folder / "a.run", folder / "b.run"])
-    ...     found = [find_run(name, runs) for name in ("ql", "a", "a.run", f"{tmp}/./a.run")]
-    >>> found
-    ['b', 'a', 'a', 'a']
-    """
-    if not isinstance(name, str) or not name:
-        raise ParameterError(f"{what} must name a run, got {name!r}")
-    found = [i for i, run in enumerate(runs) if _designates(name, run)]
-    if len(found) == 1:
-        return runs[found[0]].name
-    if not found:
-        raise ParameterError(f"{what} {name!r} names no run: give a run's name, its run id "
-                             f"or its file (path, file name or stem); runs: "
-                             f"{_listed(runs, range(len(runs)))}")
-    raise ParameterError(f"{what} {name!r} is ambiguous: it names the runs "
-                         f"{_listed(runs, found)}; give the run's name or the path of its "
-                         "file")
-
-
-@record
-class RunKey:
-    """What designates a run that is no longer at hand (:func:`find_run`): its name, its
-    file (``source``: ``<...>`` for none) and its run ids."""
-
-    name: str
-    source: str = "<run>"
-    runids: tuple[str, ...] = ()
-
-
-def run_keys(table: Any) -> list[RunKey]:
-    """The runs of ``table`` as :func:`find_run` designates them: an evaluation's (its
-    ``runs``, with the ``runids`` and ``sources`` it knows), or a score matrix's systems
-    (``systems``: names only)."""
-    names = [str(name) for name in getattr(table, "runs", None) or table.systems]
-    runids = getattr(table, "runids", ()) or ()
-    sources = getattr(table, "sources", ()) or ()
-    return [RunKey(name, sources[i] if len(sources) == len(names) else "<run>",
-                   (runids[i],) if len(runids) == len(names) else ())
-            for i, name in enumerate(names)]
-
-
-def by_run(mapping: Any, runs: Sequence[Any], what: str = "contributors"
-           ) -> tuple[dict[str, Any], list[Any]]:
-    """``mapping``'s values by the name of the run each key designates (:func:`find_run`:
-    a run's name, run id or file), and the keys that designate no run. A key that
-    designates several runs, or two keys one run, is a :class:`ParameterError`."""
-    found: dict[str, Any] = {}
-    unknown = []
-    for key, value in mapping.items():
-        matches = [run for run in runs if _designates(str(key), run)]
-        if not matches:
-            unknown.append(key)
-            continue
-        name = find_run(str(key), matches if len(matches) == 1 else runs, what)
-        if name in found:
-            raise ParameterError(f"{what}: the run {name!r} is given twice (as {key!r})")
-        found[name] = value
-    return found, unknown
-
-
-def find_names(wanted: Iterable[str], names: Sequence[str], what: str = "baseline"
-               ) -> list[str]:
-    """:func:`find_run` of each of ``wanted`` among runs known by their ``names`` alone
-    (the systems of a score table)."""
-    keys = [RunKey(str(name)) for name in names]
-    return [find_run(name, keys, what) for name in wanted]
-
-
-def find_in(name: str, table: Any, what: str = "baseline") -> str:
-    """:func:`find_run` among the runs of an evaluation or the systems of a score matrix
-    (:func:`run_keys`)."""
-    return find_run(name, run_keys(table), what)
-
-
-def _designates(name: str, run: Any) -> bool:
-    """Whether ``name`` is the run's name, its run id or its file (its path however spelt,
-    its file name or its stem: :func:`file_stem`)."""
-    if name == run.name or name in getattr(run, "runids", ()):
-        return True
-    if not has_file(run):
-        return False
-    source = run.source
-    return name in (os.path.basename(source), file_stem(source)) \
-        or os.path.abspath(name) == os.path.abspath(source) \
-        or os.path.realpath(name) == os.path.realpath(source)
-
-
-def _listed(runs: Sequence[Any], indices: Iterable[int], most: int = 10) -> str:
-    """``'a' (a.run), 'b' (b.run), ...``: at most ``most`` runs, then how many in all."""
-    chosen = list(indices)
-    shown = ", ".join(f"{runs[i].name!r}" + (f" ({runs[i].source})" if has_file(runs[i])
-                                              else "") for i in chosen[:most])
-    return shown + (f", ... ({len(chosen)} in all)" if len(chosen) > most else "")
 
 
 #: Runs (and shared names) a naming warning lists: the rest are counted.

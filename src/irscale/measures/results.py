@@ -41,6 +41,7 @@ from ..core.judged import JudgedRankings
 from ..core.notebook import TableRepr, counted
 from ..core.records import replace
 from ..core.rows import RowKeys, TopicRows
+from ..core.run_names import find_in
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
 from ..io.table import Averaging, Column, check_run_index, run_summaries
@@ -260,7 +261,7 @@ class Evaluation(RunSummaries):
     runids: tuple[str, ...] = ()
     conventions: tuple[str, ...] = ()
     #: The runs' files (their names in messages: ``<bytes>`` ...), one per run, or none
-    #: known: a run is designated by its file too (:func:`irscale.io.naming.find_run`).
+    #: known: a run is designated by its file too (:func:`irscale.core.run_names.find_run`).
     sources: tuple[str, ...] = ()
 
     @property
@@ -323,11 +324,12 @@ class Evaluation(RunSummaries):
 
     def to_ir_measures(self, run: str | None = None) -> list[Any]:
         """The per-topic values as ir_measures' records: ``ir_measures.Metric(query_id,
-        measure, value)`` of one run (``run``: its name; needed when the evaluation has
-        several), in :meth:`per_topic`'s order. ``measure`` is ir_measures' measure object
-        where ir_measures has the measure irscale computed, value for value
-        (:func:`ir_measure_of`: ``AP@10``, ``map`` →
-        ``AP``), else the label. Needs ir_measures (``pip install ir-measures``).
+        measure, value)`` of one run (``run``: its name, its file's name with or without
+        extension, its path or its run id, :func:`irscale.core.run_names.find_run`; needed
+        when the evaluation has several), in :meth:`per_topic`'s order. ``measure`` is
+        ir_measures' measure object where ir_measures has the measure irscale computed,
+        value for value (:func:`ir_measure_of`: ``AP@10``, ``map`` → ``AP``), else the
+        label. Needs ir_measures (``pip install ir-measures``).
 
         >>> import irscale
         >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"q1": {"d2": 2.0, "d1": 1.0}},
@@ -347,10 +349,8 @@ class Evaluation(RunSummaries):
                                  f"(run=, one of {', '.join(self.runs)})")
         frame = self.per_topic()
         if run is not None:
-            if run not in self.runs:
-                raise ParameterError(f"run {run!r} not evaluated (runs: "
-                                     f"{', '.join(self.runs)})")
-            frame = frame[frame["run"] == run]
+            # a run's name, its file (path, file name or stem) or its run id (core.run_names)
+            frame = frame[frame["run"] == find_in(run, self, "run=")]
         measures = {label: ir_measure_of(label) for label in self.measures}
         return [ir_measures.Metric(str(topic), measures[label], float(value))
                 for topic, label, value in zip(frame["topic"], frame["measure"],
@@ -421,7 +421,7 @@ class Evaluation(RunSummaries):
 
         matrix = ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                         measures=wanted, allow_missing=allow_missing)
-        # the runs' files and run ids: a system is designated by them too (io.naming)
+        # the runs' files and run ids: a system is designated by them too (core.run_names)
         known = {key: getattr(self, key) for key in ("sources", "runids")
                  if len(getattr(self, key)) == len(self.runs)}
         return replace(matrix, **known) if known else matrix

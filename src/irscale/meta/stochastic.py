@@ -15,7 +15,10 @@ Each chosen margin is transformed by x ↦ x^k (k > 0: a monotone map of [0, 1] 
 so the copula, and every Kendall τ, is unchanged), with k the root of E[X^k] = target
 (E[X^k] decreases from 1 to 0 as k grows: one root for any target in (0, 1)):
 
-* ``equal=(a, b)``: system b's margin is transformed to system a's mean;
+* ``equal=(a, b)``: system b's margin is transformed to system a's mean (``a`` and ``b``
+  each a system's position from 0, or, as every argument that names a run, its name, or
+  its run's file or run id where the matrix knows them: ``docs/evaluation.md``, "Naming a
+  run");
 * ``null=True``: every system's margin is transformed to the mean of the fitted means.
 
 Urbano, Lima & Hanjalic (2019) likewise modify fitted margins to set their expected
@@ -41,6 +44,7 @@ import pandas as pd
 from scipy import optimize
 
 from ..core.notebook import HtmlRepr
+from ..core.run_names import find_run, keys_of
 from ..errors import ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
@@ -64,15 +68,13 @@ def _power_for_mean(margin: Margin, target: float) -> float:
     return float(np.exp(optimize.brentq(gap, -25.0, 25.0, xtol=1e-14, rtol=1e-14)))
 
 
-def _system_index(systems: tuple[str, ...], key: object) -> int:
-    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-        if 0 <= key < len(systems):
-            return int(key)
-    elif key in systems:
-        return systems.index(str(key))
-    raise ParameterError(f"equal: {key!r} is not one of the systems ({', '.join(systems[:10])}"
-                         f"{' ...' if len(systems) > 10 else ''}) nor their position",
-                         param="equal")
+def _system_index(data: object, systems: tuple[str, ...], key: object) -> int:
+    """The position of the system ``key`` designates: a position (an integer from 0), or,
+    as every argument that names a run, its name, or its run's file or run id where
+    ``data`` knows them (:func:`irscale.core.run_names.find_run`: one message for a key of
+    no system or of several, listing them)."""
+    return systems.index(find_run(key, keys_of(data, systems), "equal", positions=True,
+                                  param="equal"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,7 +112,8 @@ class CopulaModel:
             if not isinstance(equal, (tuple, list)) or len(equal) != 2:
                 raise ParameterError(f"equal must be two systems, got {equal!r}",
                                      param="equal")
-            pair = (_system_index(systems, equal[0]), _system_index(systems, equal[1]))
+            pair = (_system_index(data, systems, equal[0]),
+                    _system_index(data, systems, equal[1]))
             if pair[0] == pair[1]:
                 raise ParameterError(f"equal names system {systems[pair[0]]!r} twice: give "
                                      "two systems", param="equal")

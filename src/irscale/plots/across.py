@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.run_names import find_names
 from ..errors import ParameterError
 from ..io.figures import PALETTE, label, new_axes
 from ..stats.across_collections import AcrossCollections
@@ -25,8 +26,9 @@ __all__ = ["forest"]
 
 def forest(result: AcrossCollections, pairs: Sequence[tuple[str, str]] | None = None, *,
            estimator: str = "reml", ax: Any = None) -> Any:
-    """The forest plot of ``pairs`` (``(a, b)`` as the result orders them; default: every
-    pair) of ``result``, the pooled effects by ``estimator`` of τ² (module documentation)."""
+    """The forest plot of ``pairs`` (``(a, b)`` as the result orders them, each system by
+    its name, :func:`irscale.core.run_names.find_run`; default: every pair) of ``result``,
+    the pooled effects by ``estimator`` of τ² (module documentation)."""
     if not isinstance(result, AcrossCollections):
         raise ParameterError(f"a forest plot needs the result of across_collections, got "
                              f"{type(result).__name__}")
@@ -34,7 +36,9 @@ def forest(result: AcrossCollections, pairs: Sequence[tuple[str, str]] | None = 
         raise ParameterError(f"estimator must be one of {list(ESTIMATORS)}, got {estimator!r}")
     meta = result.meta_table[result.meta_table.estimator == estimator]
     known = list(zip(meta.system_a, meta.system_b, strict=True))
-    chosen = known if pairs is None else [tuple(pair) for pair in pairs]
+    # each system by its name, refused as a name of no run is (core.run_names)
+    chosen = known if pairs is None else \
+        [tuple(find_names([str(s) for s in pair], result.systems, "pairs:")) for pair in pairs]
     unknown = [pair for pair in chosen if pair not in known]
     if unknown:
         raise ParameterError(f"pairs: {unknown[:3]} are no pairs of the result (its pairs "

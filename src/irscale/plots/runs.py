@@ -17,7 +17,7 @@ from ..core import ScoreMatrix
 from ..errors import MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.figures import PALETTE, label, new_axes
-from ..io.naming import find_in
+from ..io.naming import find_in, find_names
 from ..stats.results import AnovaResult, PairwiseComparisons
 
 __all__ = ["RECALL_LEVELS", "baseline_differences", "interpolated_precision",
@@ -37,8 +37,19 @@ def _matrix(data: Evaluation | ScoreMatrix, measure: str) -> ScoreMatrix:
 
 def _found(runs: Sequence[str], matrix: ScoreMatrix, what: str) -> list[str]:
     """The names of the runs ``runs`` designate, each by its name, its file or its run id
-    where the data knows them (:func:`irscale.io.naming.find_in`)."""
+    where the data knows them (:func:`irscale.core.run_names.find_in`)."""
     return [find_in(str(name), matrix, what) for name in runs]
+
+
+def _in_table(runs: Sequence[str], data: Evaluation | pd.DataFrame, table: pd.DataFrame
+              ) -> list[Any]:
+    """The rows of ``table`` (one per run) that ``runs`` designate: by the runs' names,
+    files or run ids where ``data`` is an evaluation, else by the table's row labels."""
+    if isinstance(data, Evaluation):
+        return [find_in(str(name), data, "runs:") for name in runs]
+    rows = {str(row): row for row in table.index}
+    return [rows[name] for name in find_names([str(name) for name in runs], list(rows),
+                                              "runs:")]
 
 
 def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
@@ -129,9 +140,11 @@ def precision_recall(data: Evaluation | pd.DataFrame, runs: Sequence[str] | None
     """11-point interpolated precision–recall curves (one line per run) from an
     evaluation with ``iprec_at_recall`` or a table from :func:`interpolated_precision`.
     Interpolated precision at recall r is the highest precision at any recall ≥ r
-    (trec_eval; Ferro & Maistro 2024, §3.1)."""
+    (trec_eval; Ferro & Maistro 2024, §3.1). ``runs``: the runs drawn, in order, each by
+    its name, or its file or run id where ``data`` is an evaluation
+    (:func:`irscale.core.run_names.find_run`; default: every run)."""
     table = interpolated_precision(data) if isinstance(data, Evaluation) else data
-    names = list(table.index) if runs is None else list(runs)
+    names = list(table.index) if runs is None else _in_table(runs, data, table)
     ax = new_axes(ax, (5.0, 4.0))
     markers = "osD^v<>ph*"
     for k, name in enumerate(names):

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ..core.run_names import find_names
 from ..errors import ParameterError
 
 __all__ = ["compact_letters"]
@@ -77,10 +78,8 @@ def compact_letters(systems: Sequence[str],
     position = {name: i for i, name in enumerate(names)}
     columns = [np.ones(len(names), dtype=bool)] if names else []
     for a, b in significant_pairs:
-        if a not in position or b not in position:
-            missing = a if a not in position else b
-            raise ParameterError(f"pair ({a!r}, {b!r}): {missing!r} is not one of the "
-                                 f"systems {names}")
+        # each a system's name, refused as a name of no run is (core.run_names)
+        find_names([a, b], names, f"pair ({a!r}, {b!r}):")
         if a == b:
             raise ParameterError(f"pair ({a!r}, {b!r}) compares a system with itself")
         i, j = position[a], position[b]
