@@ -69,12 +69,14 @@ def _refusing(args) -> str:
 @pytest.fixture
 def naive(monkeypatch) -> Iterator[Callable[[Callable], None]]:
     """``naive(run)``: ``irscale naive FILE [-o FILE]`` registered with ``run``."""
-    def register(run: Callable) -> None:
+    def register(run: Callable, *, output: bool = True) -> None:
+        """``output``: whether the command declares ``-o`` (``add_output``)."""
         from irscale.cli.options import add_command, add_output
 
+        arguments = (NUMBERS, add_output) if output else (NUMBERS,)
         module = types.ModuleType("irscale.cli.naive")
         module.add_parser = lambda subparsers: add_command(  # type: ignore[attr-defined]
-            subparsers, "naive", run, NUMBERS, add_output, help="the largest of numbers")
+            subparsers, "naive", run, *arguments, help="the largest of numbers")
         monkeypatch.setitem(sys.modules, "irscale.cli.naive", module)
         monkeypatch.setitem(cli_main.SUBCOMMANDS, "naive", "the largest of numbers")
 
@@ -118,6 +120,14 @@ def test_its_json_infinity_is_refused(ws, run_cli, naive):
 
 def test_its_numbers_are_written(ws, run_cli, naive):
     naive(_largest_by_hand)
+    ws.write("numbers.txt", b"1.5\n2.5\n")
+    result = run_cli(["naive", "numbers.txt"])
+    assert_ok(result)
+    assert result.out == "value\tlargest\nall\t2.5\n"
+
+
+def test_without_an_output_option_its_text_goes_to_standard_output(ws, run_cli, naive):
+    naive(_largest_by_hand, output=False)
     ws.write("numbers.txt", b"1.5\n2.5\n")
     result = run_cli(["naive", "numbers.txt"])
     assert_ok(result)
