@@ -152,3 +152,18 @@ def test_its_own_parsing_error_is_its_bug(ws, run_cli, naive):
     result = run_cli(["naive", "numbers.txt"])
     assert result.status == 3 and result.err.startswith(
         "irscale: internal error: ValueError"), result.describe()
+
+
+def test_a_parameter_without_spellings_is_named(ws, run_cli, monkeypatch):
+    """A parameter declared without flags (``Param(..., ())``), which the command line
+    cannot spell, is the declaration's fault: one line naming it and what to declare."""
+    from irscale.cli.options import add_command
+
+    unspelt = Param("inputs", InputFiles(), None, "a file of numbers", ())
+    module = types.ModuleType("irscale.cli.naive")
+    module.add_parser = lambda subparsers: add_command(  # type: ignore[attr-defined]
+        subparsers, "naive", _largest_by_hand, unspelt, help="the largest of numbers")
+    monkeypatch.setitem(sys.modules, "irscale.cli.naive", module)
+    monkeypatch.setitem(cli_main.SUBCOMMANDS, "naive", "the largest of numbers")
+    _refused(run_cli(["naive", "run.txt"]), "parameter 'inputs' declares no spellings",
+             "flags")
