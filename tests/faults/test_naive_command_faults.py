@@ -69,12 +69,14 @@ def _refusing(args) -> str:
 @pytest.fixture
 def naive(monkeypatch) -> Iterator[Callable[[Callable], None]]:
     """``naive(run)``: ``irscale naive FILE [-o FILE]`` registered with ``run``."""
-    def register(run: Callable) -> None:
+    def register(run: Callable, *, output: bool = True) -> None:
+        """``output``: whether the command declares ``-o`` (``add_output``)."""
         from irscale.cli.options import add_command, add_output
 
+        arguments = (NUMBERS, add_output) if output else (NUMBERS,)
         module = types.ModuleType("irscale.cli.naive")
         module.add_parser = lambda subparsers: add_command(  # type: ignore[attr-defined]
-            subparsers, "naive", run, NUMBERS, add_output, help="the largest of numbers")
+            subparsers, "naive", run, *arguments, help="the largest of numbers")
         monkeypatch.setitem(sys.modules, "irscale.cli.naive", module)
         monkeypatch.setitem(cli_main.SUBCOMMANDS, "naive", "the largest of numbers")
 
@@ -124,6 +126,14 @@ def test_its_numbers_are_written(ws, run_cli, naive):
     assert result.out == "value\tlargest\nall\t2.5\n"
 
 
+def test_without_an_output_option_its_text_goes_to_standard_output(ws, run_cli, naive):
+    naive(_largest_by_hand, output=False)
+    ws.write("numbers.txt", b"1.5\n2.5\n")
+    result = run_cli(["naive", "numbers.txt"])
+    assert_ok(result)
+    assert result.out == "value\tlargest\nall\t2.5\n"
+
+
 def test_a_bad_line_read_by_the_reader_is_one_line_and_status_2(ws, run_cli, naive):
     naive(_largest_by_reader)
     ws.write("numbers.txt", b"1.5\nabc\n")
@@ -142,3 +152,18 @@ def test_its_own_parsing_error_is_its_bug(ws, run_cli, naive):
     result = run_cli(["naive", "numbers.txt"])
     assert result.status == 3 and result.err.startswith(
         "irscale: internal error: ValueError"), result.describe()
+
+
+def test_a_parameter_without_spellings_is_named(ws, run_cli, monkeypatch):
+    """A parameter declared without flags (``Param(..., ())``), which the command line
+    cannot spell, is the declaration's fault: one line naming it and what to declare."""
+    from irscale.cli.options import add_command
+
+    unspelt = Param("inputs", InputFiles(), None, "a file of numbers", ())
+    module = types.ModuleType("irscale.cli.naive")
+    module.add_parser = lambda subparsers: add_command(  # type: ignore[attr-defined]
+        subparsers, "naive", _largest_by_hand, unspelt, help="the largest of numbers")
+    monkeypatch.setitem(sys.modules, "irscale.cli.naive", module)
+    monkeypatch.setitem(cli_main.SUBCOMMANDS, "naive", "the largest of numbers")
+    _refused(run_cli(["naive", "run.txt"]), "parameter 'inputs' declares no spellings",
+             "flags")

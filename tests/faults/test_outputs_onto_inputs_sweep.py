@@ -181,6 +181,10 @@ def refused(result: Result) -> None:
     """One ``irscale:`` line saying that an input is never replaced, status 2."""
     assert result.status == 2, f"exit status {result.status}" + result.describe()
     line = error_line(result)
+    # an output option declared without --force (irscale.cli.common_params.FORCE, which
+    # irscale.cli.options.add_output adds with -o) is named as what to declare
+    assert "unrecognized arguments: --force" not in line, "an output option without " \
+        "--force: declare FORCE with it (irscale.cli.options.add_output)" + result.describe()
     assert NEVER_REPLACED in line, "refused for another reason" + result.describe()
 
 

@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from irscale.errors import InputError
-from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
+from irscale.errors import InputError, ParameterError
+from irscale.text import (
+    evaluate_assignments,
+    evaluate_citations,
+    evaluate_nuggets,
+    evaluate_rouge,
+    evaluate_sessions,
+)
 
 from .conftest import (
     all_checks,
@@ -19,6 +25,8 @@ from .conftest import (
     same_output_as,
     text,
 )
+from .test_text_assignments_faults import FILES as ASSIGNMENT_FILES
+from .test_text_citations_faults import FILES as CITATION_FILES
 
 # two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
 SESSION = [f"{t} {q} d{d} {r} {1 - r / 10:.1f} sysA" for t in range(1, 7)
@@ -608,3 +616,18 @@ def test_text_given_as_a_str_is_no_file_name(call, ws):
     message = str(info.value)
     assert "no file is named" in message and "bytes" in message, message
     assert message.isprintable(), message
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: evaluate_rouge(RFILES["refs.tsv"], RFILES["cands.tsv"], allow_empty=v),
+    lambda v: evaluate_nuggets(assignments=ASSIGNMENT_FILES["sysB.jsonl"], allow_empty=v),
+    lambda v: evaluate_assignments(ASSIGNMENT_FILES["sysB.jsonl"], allow_empty=v),
+    lambda v: evaluate_citations(CITATION_FILES["sysB.jsonl"], allow_empty=v),
+    lambda v: evaluate_sessions("qrels.txt", FILES["s.run"], allow_empty=v),
+], ids=["rouge", "nuggets", "assignments", "citations", "sessions"])
+@pytest.mark.parametrize("value", ["yes", float("nan"), None])
+def test_allow_empty_is_a_switch(call, value, ws):
+    """``allow_empty`` is True or False, as ``--allow-empty`` is given or not: any other
+    value (``"yes"``, NaN, None; each read as a truth value before) is refused, naming it."""
+    with pytest.raises(ParameterError, match="allow_empty must be True or False"):
+        call(value)

@@ -116,6 +116,10 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
             kwargs.setdefault("whole", domain)
         domain, many = domain.domain, True
         kwargs.setdefault("item", param.domain.what)
+    if not param.flags:  # a declaration's fault, named as what to declare
+        raise ValueError(f"parameter {param.name!r} declares no spellings: an option of the "
+                         "command line declares its flags (('--name',); ('name',) for a "
+                         "positional argument)")
     built: dict[str, Any] = {"help": _help(param, domain, doc, default, unset, kwargs)}
     if param.flags[0].startswith("-"):  # a positional argument's dest is its name
         built["dest"] = param.dest or param.name

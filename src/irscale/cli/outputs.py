@@ -271,7 +271,8 @@ def _write(stack: contextlib.ExitStack, args: argparse.Namespace, output: Output
     from ..io.files import atomic_output, is_stdio
 
     content = output.content
-    path = args.output if output.path is None else output.path
+    # the text a command returns goes to its -o, or to standard output where it declares none
+    path = getattr(args, "output", "-") if output.path is None else output.path
     force = getattr(args, "force", False)
     folder = output.folder
     if isinstance(content, Folder) or (folder is not None and not os.path.isdir(folder)):

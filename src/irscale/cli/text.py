@@ -19,6 +19,7 @@ from ..text.params import (
     CITATION_SAMPLE,
     CITATIONS,
     CORPUS,
+    EVALUATE_ROUGE,
     HUMAN_DESIGN,
     HUMAN_SAMPLE,
     MAX_CITATIONS,
@@ -27,7 +28,6 @@ from ..text.params import (
     OUTPUT_TEXTS,
     POURPRE,
     PYRAMID,
-    ROUGE,
     ROUGE_MULTI,
     STEM,
     STOPWORDS,
@@ -86,7 +86,7 @@ def add_parser(subparsers) -> None:
         example="refs.tsv cands.tsv",
         help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
         description="ROUGE of candidate texts against reference texts, tokens as "
-        "rouge-score makes them. See docs/text.md.", binding=ROUGE)
+        "rouge-score makes them. See docs/text.md.", binding=EVALUATE_ROUGE)
     add_command(
         commands, "bleu", run_bleu,
         *_inputs(*_TEXTS, "BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "

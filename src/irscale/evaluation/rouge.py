@@ -16,12 +16,12 @@ import numpy as np
 from ..core.segments import ranges
 from ..io.text import read_stopwords
 from ..measures.results import Evaluation
-from ..text.params import ROUGE
+from ..text.params import EVALUATE_ROUGE
 from ..text.rouge import DEFAULT_MEASURES, Multi, rouge_requests, rouge_scores, tokenize
 from .outputs import pair_texts
 
 
-@ROUGE
+@EVALUATE_ROUGE
 def evaluate_rouge(references: Any, candidates: Any,
                    measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
                    stopwords: Any = None, multi: Multi = "max",

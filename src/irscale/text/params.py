@@ -106,7 +106,7 @@ HUMAN_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_
                      "relabelled", ("--design",), "DESIGN")
 #: :func:`irscale.text.evaluate_assignments`: the design, level and tuning apply to a human
 #: sample (``human_sample=``, ``--human-sample``).
-ASSIGNMENT_SAMPLE = Binding((HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
+ASSIGNMENT_SAMPLE = Binding((ALLOW_EMPTY, HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
     Needs((HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample", on=HUMAN_SAMPLE),),
     takes=(HUMAN_SAMPLE,))
 #: ``--topics FILE``: the session map.
@@ -120,13 +120,16 @@ CLICKS = Param("clicks", InputFiles(), None, "click log 'session query_no rank t
 #: :func:`irscale.text.rouge.rouge` and :func:`irscale.evaluation.rouge.evaluate_rouge`
 #: (``irscale text rouge``): the rule of several references and the stemming.
 ROUGE = Binding((ROUGE_MULTI, STEM))
+#: :func:`irscale.evaluation.rouge.evaluate_rouge` (``irscale text rouge``): the kernel's, and
+#: the switch ``allow_empty`` (``--allow-empty``) of every runner of files.
+EVALUATE_ROUGE = ROUGE.extended(ALLOW_EMPTY)
 #: :func:`irscale.text.pourpre.pourpre_matches` (``irscale text nuggets --auto-match``): the
 #: share of a nugget's terms that matches it, and the stemming.
 POURPRE = Binding((THRESHOLD, STEM))
 #: :func:`irscale.text.evaluate_nuggets` (``irscale text nuggets``): with assignment records
 #: (``assignments=``, ``--assignments``), which hold the judged nuggets of every answer, the
 #: outputs' lengths and texts do not apply.
-NUGGET_INPUTS = Binding((), rules=(Excludes(
+NUGGET_INPUTS = Binding((ALLOW_EMPTY,), rules=(Excludes(
     (OUTPUT_LENGTHS, OUTPUT_TEXTS), on=ASSIGNMENTS,
     why="the assignment records hold the judged nuggets of every answer"),),
     takes=(ASSIGNMENTS,))
@@ -164,11 +167,14 @@ CITATION_DESIGN = Param("design", Names("human sample design", ("answers", *SAMP
                         "probability)", ("--design",), "DESIGN")
 #: :func:`irscale.text.evaluate_citations` (``irscale text citations``): the design, level
 #: and tuning apply to a human sample (``human_sample=``, ``--human-sample``).
-CITATIONS = Binding((MAX_CITATIONS, CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
-    Needs((CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample", on=CITATION_SAMPLE),),
+CITATIONS = Binding(
+    (MAX_CITATIONS, ALLOW_EMPTY, CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
+        Needs((CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample",
+              on=CITATION_SAMPLE),),
     takes=(CITATION_JUDGMENTS, CITATION_SAMPLE))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
-SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE), rules=(CLICK_OPTIONS,))
+SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE, ALLOW_EMPTY),
+                   rules=(CLICK_OPTIONS,))
 #: ``--corpus`` (``irscale text bleu``): each run's corpus BLEU
 #: (:func:`irscale.evaluation.evaluate_corpus_bleu`) instead of every text's
 #: (:func:`irscale.evaluation.evaluate_bleu`).
