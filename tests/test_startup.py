@@ -447,8 +447,10 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: for ``-m map``), and ``eval``'s own options in :mod:`irscale.cli.runargs` (not
 #: :mod:`irscale.cli.eval_many`) to 75 (63 for ``-m map``); what remains is the parser of
 #: ``eval`` built from the declarations of its options, the judging and the run resolver
-#: (docs/architecture.md, "The manifest", "How the eval path stays small").
-TREC_EVAL_PATH_MODULES = 75
+#: (docs/architecture.md, "The manifest", "How the eval path stays small"); the run
+#: resolver's pure part in :mod:`irscale.core.run_names` (so that the measures' results
+#: resolve a run as the command line does) adds one where runs are named: 76.
+TREC_EVAL_PATH_MODULES = 76
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
