@@ -36,7 +36,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -48,6 +48,21 @@ from .json_input import parse_json_lines
 #: What a reader of JSON-lines records reads: a path, ``-``, an open binary file, bytes, or
 #: a list of dicts.
 RecordSource = PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
+
+
+class Located(Protocol):
+    """Records read from a source, a line each (:class:`Assignments`,
+    :class:`~irscale.io.citations.Citations`): what :func:`read_inputs` reads of them."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def line(self) -> tuple[int, ...]: ...
+
+
+#: Records of one kind (:func:`read_inputs`).
+T = TypeVar("T", bound=Located)
 #: What makes the error of a record: ``fault(reason)``, naming its file, line and text.
 Fault = Callable[[str], InputError]
 #: The spellings of a record's topic and run, the first preferred.
@@ -264,6 +279,18 @@ def _probabilities(probs: Sequence[float]) -> np.ndarray | None:
     """The nuggets' ``prob`` as an array, None where none gives one."""
     array = np.array(probs, dtype=np.float64)
     return None if np.isnan(array).all() else array
+
+
+def read_inputs(value: Any, kind: type[T], reader: Callable[[Any], T],
+                join: Callable[[list[T]], T]) -> tuple[T, list[tuple[str, int]]]:
+    """The records of ``value`` as one (``join`` of the parts), and the file and line of
+    each record: ``value`` is one input (a :data:`RecordSource`, or records of ``kind``
+    already read) or a list of them, each read by ``reader`` where not of ``kind`` (a list
+    of dicts is one input, not several)."""
+    sources = list(value) if isinstance(value, (list, tuple)) and value and \
+        not all(isinstance(item, Mapping) for item in value) else [value]
+    parts = [item if isinstance(item, kind) else reader(item) for item in sources]
+    return join(parts), [(p.source, line) for p in parts for line in p.line]
 
 
 def check_distinct(parts: Sequence[Any]) -> None:
