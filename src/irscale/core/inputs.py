@@ -88,6 +88,10 @@ class _IdentifierColumns:
         """Distinct topic ids, sorted by byte order (trec_eval's order)."""
         return self.topic.unique(sort=True).to_pylist()
 
+    def __len__(self) -> int:
+        """The number of rows (of every column: ``__post_init__`` checks their lengths)."""
+        return len(self.topic)
+
     def _rows(self, rows: np.ndarray | None) -> Any:  # pragma: no cover - both define it
         raise NotImplementedError
 
@@ -103,7 +107,7 @@ class _IdentifierColumns:
 
     def _html_frame(self) -> Any:
         """A notebook shows the first and last rows (their row numbers as the index)."""
-        return self._rows(shown_rows(len(self.topic)))
+        return self._rows(shown_rows(len(self)))
 
 
 def nested_dict(topic: Strings, docno: Strings, values: list, cast: Callable[[Any], Any]
@@ -141,9 +145,6 @@ class Qrels(_IdentifierColumns, HtmlRepr):
             self.fingerprints, self.blocks, n
         ):
             raise InputFormatError("qrels columns have different lengths", source=self.source)
-
-    def __len__(self) -> int:
-        return len(self.rel)
 
     def to_frame(self):
         """The judgments as a DataFrame with columns ``query_id, doc_id, relevance``."""
@@ -204,9 +205,6 @@ class Run(_IdentifierColumns, HtmlRepr):
             column is not None and len(column) != n for column in (self.rank, self.file_row)
         ) or not _fits(self.fingerprints, self.blocks, n):
             raise InputFormatError("run columns have different lengths", source=self.source)
-
-    def __len__(self) -> int:
-        return len(self.score)
 
     def to_frame(self):
         """The results as a DataFrame with columns ``query_id, doc_id, score`` (and ``rank``)."""
