@@ -149,6 +149,15 @@ def diagnose(
                 )
 
 
+class LineRecords:
+    """Records read one a line, ``line`` the line of each: as many as their lines."""
+
+    line: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
 class LinedRows:
     """Rows read one a line from a file, whose field ``_line`` gives a row's line (as
     :func:`line_of_record` finds it): :meth:`where`, for messages."""
