@@ -88,6 +88,27 @@ class _IdentifierColumns:
         """Distinct topic ids, sorted by byte order (trec_eval's order)."""
         return self.topic.unique(sort=True).to_pylist()
 
+    def __len__(self) -> int:
+        """The number of rows (of every column: ``__post_init__`` checks their lengths)."""
+        return len(self.topic)
+
+    def _rows(self, rows: np.ndarray | None) -> Any:  # pragma: no cover - both define it
+        raise NotImplementedError
+
+    def _frame(self, rows: np.ndarray | None, name: str, values: np.ndarray) -> Any:
+        """The DataFrame of ``rows`` (None: every row, else their row numbers as the
+        index) with columns ``query_id``, ``doc_id`` and ``name`` (of ``values``)."""
+        import pandas as pd
+
+        return pd.DataFrame({"query_id": _pick(self.topic, rows).to_numpy(),
+                             "doc_id": _pick(self.docno, rows).to_numpy(),
+                             name: _pick(values, rows)},
+                            index=None if rows is None else rows)
+
+    def _html_frame(self) -> Any:
+        """A notebook shows the first and last rows (their row numbers as the index)."""
+        return self._rows(shown_rows(len(self)))
+
 
 def nested_dict(topic: Strings, docno: Strings, values: list, cast: Callable[[Any], Any]
                 ) -> dict[str, dict[str, Any]]:
@@ -125,24 +146,12 @@ class Qrels(_IdentifierColumns, HtmlRepr):
         ):
             raise InputFormatError("qrels columns have different lengths", source=self.source)
 
-    def __len__(self) -> int:
-        return len(self.rel)
-
     def to_frame(self):
         """The judgments as a DataFrame with columns ``query_id, doc_id, relevance``."""
         return self._rows(None)
 
     def _rows(self, rows: np.ndarray | None):
-        import pandas as pd
-
-        return pd.DataFrame({"query_id": _pick(self.topic, rows).to_numpy(),
-                             "doc_id": _pick(self.docno, rows).to_numpy(),
-                             "relevance": _pick(self.rel, rows)},
-                            index=None if rows is None else rows)
-
-    def _html_frame(self):
-        """A notebook shows the first and last rows (their row numbers as the index)."""
-        return self._rows(shown_rows(len(self)))
+        return self._frame(rows, "relevance", self.rel)
 
     def __repr__(self) -> str:
         return f"Qrels({len(self.topics)} topics, {len(self)} judgments, source={self.source!r})"
@@ -197,27 +206,15 @@ class Run(_IdentifierColumns, HtmlRepr):
         ) or not _fits(self.fingerprints, self.blocks, n):
             raise InputFormatError("run columns have different lengths", source=self.source)
 
-    def __len__(self) -> int:
-        return len(self.score)
-
     def to_frame(self):
         """The results as a DataFrame with columns ``query_id, doc_id, score`` (and ``rank``)."""
         return self._rows(None)
 
     def _rows(self, rows: np.ndarray | None):
-        import pandas as pd
-
-        frame = pd.DataFrame({"query_id": _pick(self.topic, rows).to_numpy(),
-                              "doc_id": _pick(self.docno, rows).to_numpy(),
-                              "score": _pick(self.score, rows)},
-                             index=None if rows is None else rows)
+        frame = self._frame(rows, "score", self.score)
         if self.rank is not None:
             frame["rank"] = _pick(self.rank, rows)
         return frame
-
-    def _html_frame(self):
-        """A notebook shows the first and last rows (their row numbers as the index)."""
-        return self._rows(shown_rows(len(self)))
 
     def __repr__(self) -> str:
         return (

@@ -8,11 +8,11 @@ on it, with prediction-powered intervals (:mod:`irscale.evaluation.assignments_p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MeasureError
-from ..io.assignments import Assignments, combine, read_assignments
+from ..io.assignments import Assignments, combine, read_assignments, read_inputs
 from ..measures.names import measure_names, parse_name
 from ..measures.nuggets import ASSIGNMENT_FAMILIES
 from ..measures.results import Evaluation
@@ -24,21 +24,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .assignments_ppi import AssignmentEstimates
 
 
-def _sources(assignments: Any) -> list[Any]:
-    """The inputs of ``assignments``: one (a path, bytes, an :class:`Assignments`, a list
-    of record dicts) or a list of them."""
-    if isinstance(assignments, (list, tuple)) and assignments and \
-            not all(isinstance(a, Mapping) for a in assignments):
-        return list(assignments)
-    return [assignments]
-
-
-def _read(sources: Any) -> tuple[Assignments, list[tuple[str, int]]]:
-    """The records of ``sources`` (:func:`_sources`) as one, and the file and line of each
-    record."""
-    parts = [a if isinstance(a, Assignments) else read_assignments(a)
-             for a in _sources(sources)]
-    return combine(parts), [(p.source, line) for p in parts for line in p.line]
+def _read(value: Any) -> tuple[Assignments, list[tuple[str, int]]]:
+    """The records of ``value`` (one input, a path, bytes, an :class:`Assignments`, a list
+    of record dicts, or a list of them) as one, and the file and line of each record."""
+    return read_inputs(value, Assignments, read_assignments, combine)
 
 
 @ASSIGNMENT_SAMPLE

@@ -96,6 +96,8 @@ from ..text.assignments import assignment_values, credit_table, nugget_weights
 #: The columns of the estimates, one row a measure and run (or answer).
 COLUMNS = ("measure", "run", "topic", "model", "correction", "ppi", "ppi_low", "ppi_high",
            "lam", "human", "human_low", "human_high", "labelled", "units")
+#: What the estimates of nugget assignments score, by whose labels.
+NUGGET_SUBJECT = "Nugget scores: the model's assignments"
 #: Why an answer's row may hold no estimate.
 TOO_FEW = "the answer's own human labels are too few for an interval (2 nuggets at least, " \
     "in every stratum; none under the answers design)"
@@ -114,9 +116,19 @@ class AssignmentEstimates(HtmlRepr):
     alpha: float
     tuning: str
     #: What is scored and by whose labels (the start of :attr:`title`).
-    subject: str = "Nugget scores: the model's assignments"
+    subject: str = NUGGET_SUBJECT
     #: Why an answer's row may hold no estimate (its blank cells' reason).
     too_few: str = TOO_FEW
+
+    @classmethod
+    def of_rows(cls, runs: list[dict[str, Any]], topics: list[dict[str, Any]], design: str,
+                alpha: float, tuning: str, subject: str = NUGGET_SUBJECT,
+                too_few: str = TOO_FEW) -> AssignmentEstimates:
+        """The estimates of the rows ``runs`` and ``topics`` (dicts of :data:`COLUMNS`),
+        the answers' blank cells declared with their reason ``too_few``."""
+        return cls(pd.DataFrame(runs, columns=list(COLUMNS)),
+                   declare(pd.DataFrame(topics, columns=list(COLUMNS)), _blanks(too_few)),
+                   design, alpha, tuning, subject, too_few)
 
     def to_frame(self, per_topic: bool = False, summary: bool = True) -> pd.DataFrame:
         """The rows of the runs (``summary``) and, with ``per_topic``, those of their
@@ -456,9 +468,7 @@ def assignment_estimates(model: Assignments, human: Assignments,
                                alpha)
         runs += found[0]
         topics += found[1]
-    return AssignmentEstimates(pd.DataFrame(runs, columns=list(COLUMNS)),
-                               declare(pd.DataFrame(topics, columns=list(COLUMNS)), _blanks()),
-                               design, alpha, tuning)
+    return AssignmentEstimates.of_rows(runs, topics, design, alpha, tuning)
 
 
 __all__ = ["COLUMNS", "AssignmentEstimates", "HumanSample", "ItemSample", "answer_rows",

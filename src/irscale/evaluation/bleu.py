@@ -31,10 +31,9 @@ def evaluate_bleu(references: Any, candidates: Any,
 
     Parameters
     ----------
-    references : path, bytes or Texts
-        Reference texts ``topic<TAB>ref_id<TAB>text`` (:func:`irscale.io.text.read_texts`).
-    candidates : path, bytes or Texts, or a list of them
-        Candidate texts ``topic<TAB>run<TAB>text``; a file may hold several runs.
+    references, candidates
+        As :func:`~irscale.evaluation.rouge.evaluate_rouge` takes them: reference texts,
+        and the candidate texts of one run or several.
     measures : str or list of str
         ``BLEU``, ``BLEU(smooth=floor,value=0.1)``, ``BLEU(tokenize=intl)`` ...
     allow_empty : bool

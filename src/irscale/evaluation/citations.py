@@ -10,9 +10,10 @@ judgments corrected on it, with prediction-powered intervals
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..io.assignments import read_inputs
 from ..io.citations import Citations, combine_citations, read_citations
 from ..measures.names import measure_names, parse_name
 from ..measures.results import Evaluation
@@ -24,15 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .assignments_ppi import AssignmentEstimates
 
 
-def _sources(judgments: Any) -> list[Any]:
-    """The inputs of ``judgments``: one (a path, bytes, a :class:`Citations`, a list of
-    record dicts) or a list of them."""
-    if isinstance(judgments, (list, tuple)) and judgments and \
-            not all(isinstance(a, Mapping) for a in judgments):
-        return list(judgments)
-    return [judgments]
-
-
 def read_judgments(judgments: Any) -> Citations:
     """The support judgments of every input of ``judgments`` (see
     :func:`evaluate_citations`) as one :class:`Citations`: the per-sentence labels that
@@ -42,9 +34,7 @@ def read_judgments(judgments: Any) -> Citations:
 
 def _read(judgments: Any) -> tuple[Citations, list[tuple[str, int]]]:
     """:func:`read_judgments`, and the file and line of every record."""
-    parts = [a if isinstance(a, Citations) else read_citations(a)
-             for a in _sources(judgments)]
-    return combine_citations(parts), [(p.source, line) for p in parts for line in p.line]
+    return read_inputs(judgments, Citations, read_citations, combine_citations)
 
 
 @CITATIONS
@@ -84,11 +74,9 @@ def evaluate_citations(judgments: Any,
         every sentence of its answer and labels the sampled ones only
         (:mod:`irscale.evaluation.citations_ppi`); ``inclusion`` is refused (a record
         states no inclusion probability of a sentence).
-    alpha : float
-        The intervals' level is ``1 − alpha``.
-    tuning : {"ppi++", "ppi", "classical"}
-        The weight λ of the model's labels: estimated (PPI++), 1 (PPI) or 0 (the human
-        sample alone).
+    alpha, tuning
+        As :func:`~irscale.evaluation.assignments.evaluate_assignments`' (the intervals'
+        level ``1 − alpha``; the weight λ of the model's labels).
 
     Returns
     -------

@@ -78,17 +78,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from ..core.numbers import declare
 from ..errors import InputError, ParameterError
 from ..io.citations import NOT_GIVEN, SUPPORT_WORDS, Citations
 from ..text.citations import citation_values, sentence_scores, sentence_support
 from .assignments_ppi import (
-    COLUMNS,
     AssignmentEstimates,
     ItemSample,
-    _blanks,
     answer_rows,
     item_rows,
 )
@@ -168,10 +164,8 @@ def citation_estimates(model: Citations, human: Citations, where: Sequence[tuple
                                 y_human[measure], sampled, tuning, alpha)
             runs += found[0]
             topics += found[1]
-        return AssignmentEstimates(pd.DataFrame(runs, columns=list(COLUMNS)),
-                                   declare(pd.DataFrame(topics, columns=list(COLUMNS)),
-                                           _blanks(NO_INTERVAL)),
-                                   design, alpha, tuning, SUBJECT, NO_INTERVAL)
+        return AssignmentEstimates.of_rows(runs, topics, design, alpha, tuning, SUBJECT,
+                                           NO_INTERVAL)
     read, item = _sampled_sentences(model, human, sampled, where)
     stratum = STRATA[sentence_support(model, "the stratified design (its strata: the "
                                       "model's support of each sentence)",
@@ -189,10 +183,7 @@ def citation_estimates(model: Citations, human: Citations, where: Sequence[tuple
             "sentence"), measure, design, tuning, alpha)
         runs += found[0]
         topics += found[1]
-    return AssignmentEstimates(pd.DataFrame(runs, columns=list(COLUMNS)),
-                               declare(pd.DataFrame(topics, columns=list(COLUMNS)),
-                                       _blanks(TOO_FEW)),
-                               design, alpha, tuning, SUBJECT, TOO_FEW)
+    return AssignmentEstimates.of_rows(runs, topics, design, alpha, tuning, SUBJECT, TOO_FEW)
 
 
 def _model_sentences(model: Citations, human: Citations, sampled: np.ndarray

@@ -149,6 +149,26 @@ def diagnose(
                 )
 
 
+class LineRecords:
+    """Records read one a line, ``line`` the line of each: as many as their lines."""
+
+    line: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+class LinedRows:
+    """Rows read one a line from a file, whose field ``_line`` gives a row's line (as
+    :func:`line_of_record` finds it): :meth:`where`, for messages."""
+
+    _line: Callable[[int], tuple[int, str]]
+
+    def where(self, row: int) -> tuple[int, str]:
+        """The 1-based line number and text of row ``row``."""
+        return self._line(row)
+
+
 def line_of_record(data: bytes, record: int) -> tuple[int, str]:
     """Line number and text of the ``record``-th (0-based) non-blank line of ``data``: the
     lines of :func:`iter_lines`, blank where their text ``strip()``s to nothing.

@@ -36,7 +36,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -45,6 +45,24 @@ from ._text import PathLike, read_bytes, source_name
 from .files import check_file_source, check_text, is_stdio
 from .json_input import parse_json_lines
 
+#: What a reader of JSON-lines records reads: a path, ``-``, an open binary file, bytes, or
+#: a list of dicts.
+RecordSource = PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
+
+
+class Located(Protocol):
+    """Records read from a source, a line each (:class:`Assignments`,
+    :class:`~irscale.io.citations.Citations`): what :func:`read_inputs` reads of them."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def line(self) -> tuple[int, ...]: ...
+
+
+#: Records of one kind (:func:`read_inputs`).
+T = TypeVar("T", bound=Located)
 #: What makes the error of a record: ``fault(reason)``, naming its file, line and text.
 Fault = Callable[[str], InputError]
 #: The spellings of a record's topic and run, the first preferred.
@@ -57,24 +75,33 @@ ASSIGNMENT = ("not_support", "partial_support", "support")
 
 
 @dataclass(frozen=True, eq=False)
-class Assignments:
+class KeyedTable:
+    """Records in input order, each keyed by its topic and run, with its line: what
+    :class:`Assignments` and :class:`~irscale.io.citations.Citations` share (their own
+    fields follow these three), and what :func:`check_distinct` and :func:`joined_keys`
+    read."""
+
+    topic: tuple[str, ...]
+    run: tuple[str, ...]
+    line: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+
+@dataclass(frozen=True, eq=False)
+class Assignments(KeyedTable):
     """Assignment records in input order: per record its topic, run and line; per nugget
     (all records' nuggets in order) its record, whether it is vital and its assignment's
     code (0 ``not_support``, 1 ``partial_support``, 2 ``support``), its text, and its
     ``prob`` (NaN where not given; None where no nugget gives one)."""
 
-    topic: tuple[str, ...]
-    run: tuple[str, ...]
-    line: tuple[int, ...]
     record: np.ndarray
     vital: np.ndarray
     credit: np.ndarray
     source: str = "<assignments>"
     text: tuple[str, ...] = ()
     prob: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return len(self.topic)
 
     def __repr__(self) -> str:
         return f"Assignments({len(self)} records, {len(self.record)} nuggets, " \
@@ -198,10 +225,8 @@ def listed(record: Mapping[str, Any], keys: Sequence[str], fault: Fault, empty: 
     return key, value
 
 
-def read_assignments(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
-                     ) -> Assignments:
-    """Read nugget assignment records (module documentation): a path, ``-``, an open
-    binary file, bytes, or a list of dicts."""
+def read_assignments(source: RecordSource) -> Assignments:
+    """Read nugget assignment records (module documentation) of a :data:`RecordSource`."""
     records = KeyedRecords(source, "assignments")
     counts: list[int] = []
     vital: list[bool] = []
@@ -256,9 +281,22 @@ def _probabilities(probs: Sequence[float]) -> np.ndarray | None:
     return None if np.isnan(array).all() else array
 
 
+def read_inputs(value: Any, kind: type[T], reader: Callable[[Any], T],
+                join: Callable[[list[T]], T]) -> tuple[T, list[tuple[str, int]]]:
+    """The records of ``value`` as one (``join`` of the parts), and the file and line of
+    each record: ``value`` is one input (a :data:`RecordSource`, or records of ``kind``
+    already read) or a list of them, each read by ``reader`` where not of ``kind`` (a list
+    of dicts is one input, not several)."""
+    sources = list(value) if isinstance(value, (list, tuple)) and value and \
+        not all(isinstance(item, Mapping) for item in value) else [value]
+    parts = [item if isinstance(item, kind) else reader(item) for item in sources]
+    return join(parts), [(p.source, line) for p in parts for line in p.line]
+
+
 def check_distinct(parts: Sequence[Any]) -> None:
     """Refuse a (topic, run) in two of ``parts`` (records with ``topic``, ``run``, ``line``
-    and ``source``): a :class:`~irscale.errors.DuplicateError` naming both."""
+    and ``source``, as a :class:`KeyedTable`'s): a :class:`~irscale.errors.DuplicateError`
+    naming both."""
     seen: dict[tuple[str, str], str] = {}
     for part in parts:
         for t, r, line in zip(part.topic, part.run, part.line, strict=True):
@@ -268,18 +306,32 @@ def check_distinct(parts: Sequence[Any]) -> None:
             seen[t, r] = f"{part.source}, line {line}"
 
 
+def joined_keys(parts: Sequence[KeyedTable]
+                ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """(topics, runs, lines) of the records of ``parts`` in order, a (topic, run) in two of
+    them refused (:func:`check_distinct`): the keys of the records of several inputs
+    joined as one."""
+    check_distinct(parts)
+    return (tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
+            tuple(n for p in parts for n in p.line))
+
+
+def offsets(sizes: Iterable[int]) -> np.ndarray:
+    """Where each of several parts of ``sizes`` items starts once they are joined: the
+    number to add to a part's indices of those items."""
+    return np.cumsum([0, *sizes])[:-1]
+
+
 def combine(parts: Iterable[Assignments]) -> Assignments:
     """The records of several inputs as one (a (topic, run) in two of them is a
     :class:`~irscale.errors.DuplicateError` naming both)."""
     parts = list(parts)
     if len(parts) == 1:
         return parts[0]
-    check_distinct(parts)
-    offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
     return Assignments(
-        tuple(t for p in parts for t in p.topic), tuple(r for p in parts for r in p.run),
-        tuple(n for p in parts for n in p.line),
-        np.concatenate([p.record + o for p, o in zip(parts, offsets, strict=True)]),
+        *joined_keys(parts),
+        np.concatenate([p.record + o
+                        for p, o in zip(parts, offsets(map(len, parts)), strict=True)]),
         np.concatenate([p.vital for p in parts]), np.concatenate([p.credit for p in parts]),
         ", ".join(p.source for p in parts), tuple(t for p in parts for t in p.text),
         _probabilities(np.concatenate([np.full(len(p.vital), np.nan) if p.prob is None

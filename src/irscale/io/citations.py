@@ -53,16 +53,14 @@ lines are the 1-based positions).
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from ._text import PathLike
-from .assignments import KeyedRecords, check_distinct, listed
+from .assignments import KeyedRecords, KeyedTable, RecordSource, joined_keys, listed, offsets
 
 #: A label's code: 0 not supported, 1 partially supported, 2 supported; -1: not given.
 NOT_GIVEN = -1
@@ -82,16 +80,13 @@ TEXT_KEPT = 200
 
 
 @dataclass(frozen=True, eq=False)
-class Citations:
+class Citations(KeyedTable):
     """Support judgments in input order: per record (answer) its topic, run, line (and its
     text's start); per sentence (all records' sentences in order) its record and the code
     of ``support`` (its citations together); per citation (all sentences' citations in
     order) its sentence and the codes of ``support`` (``alone``) and ``without``: 0 not
     supported, 1 partially, 2 supported, -1 not given."""
 
-    topic: tuple[str, ...]
-    run: tuple[str, ...]
-    line: tuple[int, ...]
     sentence: np.ndarray
     support: np.ndarray
     citation: np.ndarray
@@ -104,9 +99,6 @@ class Citations:
     #: run and the sentence's place in its answer, what names a citation's labels
     #: (:mod:`irscale.labels.audit_citations` matches two files' labels by it).
     passage: tuple[str, ...] = ()
-
-    def __len__(self) -> int:
-        return len(self.topic)
 
     def __repr__(self) -> str:
         return f"Citations({len(self)} answers, {len(self.sentence)} sentences, " \
@@ -199,10 +191,9 @@ def _sentence(sentence: Any, number: int, references: Any, fault: Any
     return support, alone, without, list(seen)
 
 
-def read_citations(source: PathLike | io.IOBase | bytes | Sequence[Mapping[str, Any]]
-                   ) -> Citations:
-    """Read support judgments of cited answers (module documentation): a path, ``-``, an
-    open binary file, bytes, or a list of dicts."""
+def read_citations(source: RecordSource) -> Citations:
+    """Read support judgments of cited answers (module documentation) of a
+    :data:`~irscale.io.assignments.RecordSource`."""
     records = KeyedRecords(source, "citations")
     texts: list[str] = []
     sentence_record: list[int] = []
@@ -238,9 +229,9 @@ def combine_citations(parts: Iterable[Citations]) -> Citations:
     parts = list(parts)
     if len(parts) == 1:
         return parts[0]
-    check_distinct(parts)
-    records = np.cumsum([0] + [len(p) for p in parts[:-1]])
-    sentences = np.cumsum([0] + [len(p.sentence) for p in parts[:-1]])
+    records = offsets(map(len, parts))
+    sentences = offsets(len(p.sentence) for p in parts)
+
     def joined(name: str) -> tuple[Any, ...]:
         return tuple(chain.from_iterable(getattr(p, name) for p in parts))
 
@@ -248,7 +239,7 @@ def combine_citations(parts: Iterable[Citations]) -> Citations:
         return np.concatenate([getattr(p, name) for p in parts])
 
     return Citations(
-        joined("topic"), joined("run"), joined("line"),
+        *joined_keys(parts),
         np.concatenate([p.sentence + o for p, o in zip(parts, records, strict=True)]),
         stacked("support"),
         np.concatenate([p.citation + o for p, o in zip(parts, sentences, strict=True)]),

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core.input_messages import c_float_level_warning
 from ..errors import InputError, InputFormatError
-from ._text import FieldKind, is_float, line_of_record, read_fields, source_name
+from ._text import FieldKind, LinedRows, is_float, line_of_record, read_fields, source_name
 from .text_codes import objects_of
 
 #: The forms of preference judgments trec_eval reads (its ``-R`` values besides ``qrels``).
@@ -46,7 +46,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True, eq=False)
-class PrefsJudgments:
+class PrefsJudgments(LinedRows):
     """Preference judgments, one row per line of the file (in file order).
 
     ``level`` holds the levels as C floats (``float32``); ``jsg`` is ``"0"`` on every row of
@@ -64,10 +64,6 @@ class PrefsJudgments:
 
     def __len__(self) -> int:
         return len(self.level)
-
-    def where(self, row: int) -> tuple[int, str]:
-        """The 1-based line number and text of row ``row``."""
-        return self._line(row)
 
 
 def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:

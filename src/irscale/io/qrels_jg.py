@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DuplicateError, InputError
-from ._text import FieldKind, check_int64, line_of_record, read_fields, source_name
+from ._text import FieldKind, LinedRows, check_int64, line_of_record, read_fields, source_name
 from .text_codes import objects_of
 
 #: The fields of a line, as the messages name them.
@@ -32,7 +32,7 @@ FIELDS = ("qid", "jg", "docno", "rel")
 
 
 @dataclass(frozen=True, eq=False)
-class JudgmentGroups:
+class JudgmentGroups(LinedRows):
     """Multi-judge qrels, one row per line of the file (in file order): the topic, the
     judgment group, the document and its degree (``int64``). :meth:`where` gives the file
     line of a row, for messages."""
@@ -46,10 +46,6 @@ class JudgmentGroups:
 
     def __len__(self) -> int:
         return len(self.rel)
-
-    def where(self, row: int) -> tuple[int, str]:
-        """The 1-based line number and text of row ``row``."""
-        return self._line(row)
 
     def groups(self) -> dict[str, tuple[str, ...]]:
         """Every topic's judgment groups, in byte order (trec_eval's order: it sorts the

@@ -24,7 +24,7 @@ import io
 from dataclasses import dataclass
 
 from ..errors import EmptyInputError, InputFormatError
-from ._text import PathLike
+from ._text import LineRecords, PathLike
 from .text import _Keys, _lines
 
 PYRAMID_FIELDS = ("topic", "scu_id", "contributors|weight|-")
@@ -34,7 +34,7 @@ NONE = "-"
 
 
 @dataclass(frozen=True, eq=False)
-class Pyramid:
+class Pyramid(LineRecords):
     """SCUs ``topic scu_id`` with their weights, in file order. ``models``: per topic, the
     number of reference summaries (the distinct ids of its contributor lists), or
     ``None`` for a topic given by weights."""
@@ -46,12 +46,9 @@ class Pyramid:
     models: dict[str, int | None]
     source: str = "<pyramid>"
 
-    def __len__(self) -> int:
-        return len(self.scu)
-
 
 @dataclass(frozen=True, eq=False)
-class PeerScus:
+class PeerScus(LineRecords):
     """SCUs expressed by peer summaries ``topic peer scu_id`` in file order (``scu`` is
     ``None`` on the line of a summary expressing none)."""
 
@@ -60,9 +57,6 @@ class PeerScus:
     scu: tuple[str | None, ...]
     line: tuple[int, ...]
     source: str = "<peer SCUs>"
-
-    def __len__(self) -> int:
-        return len(self.scu)
 
 
 def _fields(line: str, number: int, name: str, expected: tuple[str, ...], what: str

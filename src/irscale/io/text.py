@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
-from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_name
+from ._text import LineRecords, PathLike, is_float, is_int, iter_lines, read_bytes, source_name
 from .files import check_file_source, check_text
 
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
@@ -90,7 +90,7 @@ class _Keys:
 
 
 @dataclass(frozen=True, eq=False)
-class Texts:
+class Texts(LineRecords):
     """Texts ``topic id text`` in file order (candidates: ``id`` is the run)."""
 
     topic: tuple[str, ...]
@@ -98,9 +98,6 @@ class Texts:
     text: tuple[str, ...]
     line: tuple[int, ...]
     source: str = "<texts>"
-
-    def __len__(self) -> int:
-        return len(self.text)
 
     def to_frame(self):
         """The texts as a DataFrame ``topic, id, text``."""
@@ -162,7 +159,7 @@ def read_texts(source: PathLike | io.IOBase | bytes, *, what: str = "texts") -> 
 
 
 @dataclass(frozen=True, eq=False)
-class Nuggets:
+class Nuggets(LineRecords):
     """Gold-standard nuggets (iUnits) in file order (module documentation)."""
 
     topic: tuple[str, ...]
@@ -173,9 +170,6 @@ class Nuggets:
     vital_string: tuple[str | None, ...]
     line: tuple[int, ...]
     source: str = "<nuggets>"
-
-    def __len__(self) -> int:
-        return len(self.nugget)
 
     def __repr__(self) -> str:
         return f"Nuggets({len(self)} nuggets, {len(set(self.topic))} topics, " \
@@ -216,7 +210,7 @@ def read_nuggets(source: PathLike | io.IOBase | bytes) -> Nuggets:
 
 
 @dataclass(frozen=True, eq=False)
-class Matches:
+class Matches(LineRecords):
     """Nugget matches ``topic run nugget_id offset`` in file order."""
 
     topic: tuple[str, ...]
@@ -225,9 +219,6 @@ class Matches:
     offset: tuple[int, ...]
     line: tuple[int, ...]
     source: str = "<matches>"
-
-    def __len__(self) -> int:
-        return len(self.nugget)
 
 
 def read_matches(source: PathLike | io.IOBase | bytes) -> Matches:

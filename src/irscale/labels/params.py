@@ -59,41 +59,52 @@ AUDIT_REPEATED = Param("samples", Switch(), False, "the judges are repeated samp
 AUDIT = Binding((AUDIT_MEASURE, AUDIT_REPEATED, SIGNIFICANCE, AUDIT_TEST, MULTIPLE_CORRECTION,
                  AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P, AUDIT_TOP_K, RELEVANCE))
 
+# ------------------------------------------------------------------ audits of records
+#: The parameters every audit of a model's records (assignments, citations) takes after its
+#: score: the decisions' tests and the bootstrap of the agreement's intervals.
+_RECORD_AUDIT = (SIGNIFICANCE, AUDIT_TEST, MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED,
+                 AUDIT_RBO_P, AUDIT_TOP_K)
+
+
+def _records_measure(domain: Name | Names, default: str, score: str, labels: str) -> Param:
+    """``-m``: the ``score`` whose means order the runs under the human and the model's
+    ``labels``."""
+    return Param("measure", domain, default, f"the {score} whose means order the runs under "
+                 f"the human and the model's {labels}", ("-m", "--measure"), "MEASURE")
+
+
+def _records_mode(name: str, files: str, labels: str) -> Param:
+    """``--<name>``: HUMAN and every ``--judge`` are ``files`` of records, a model's
+    ``labels`` audited against human ones."""
+    return Param(name, Switch(), False, f"HUMAN and every --judge are {files}: a model's "
+                 f"{labels} audited against human ones, no runs", (f"--{name}",))
+
+
 # ------------------------------------------------------------------ audit of assignments
 #: The score whose per-topic values order the runs in
 #: :func:`irscale.labels.audit_assignments`: the TREC 2024 RAG track's Weighted score with
 #: partial credit (:mod:`irscale.text.assignments`).
 DEFAULT_ASSIGNMENT_MEASURE = "W"
-ASSIGNMENT_AUDIT_MEASURE = Param("measure", Name(), DEFAULT_ASSIGNMENT_MEASURE, "the score "
-                                 "(A, V or W, strict or with partial credit) whose means "
-                                 "order the runs under the human and the model's "
-                                 "assignments", ("-m", "--measure"), "MEASURE")
-AUDIT_ASSIGNMENTS_MODE = Param("assignments", Switch(), False, "HUMAN and every --judge are "
-                               "nugget assignment files (JSON lines, as text nuggets "
-                               "--assignments reads): a model's assignments audited against "
-                               "human ones, no runs", ("--assignments",))
+ASSIGNMENT_AUDIT_MEASURE = _records_measure(Name(), DEFAULT_ASSIGNMENT_MEASURE, "score (A, V "
+                                            "or W, strict or with partial credit)",
+                                            "assignments")
+AUDIT_ASSIGNMENTS_MODE = _records_mode("assignments", "nugget assignment files (JSON lines, "
+                                       "as text nuggets --assignments reads)", "assignments")
 #: :func:`irscale.labels.audit_assignments`.
-AUDIT_ASSIGNMENTS = Binding((ASSIGNMENT_AUDIT_MEASURE, SIGNIFICANCE, AUDIT_TEST,
-                             MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P,
-                             AUDIT_TOP_K))
+AUDIT_ASSIGNMENTS = Binding((ASSIGNMENT_AUDIT_MEASURE, *_RECORD_AUDIT))
 
 # ------------------------------------------------------------------ audit of citations
 #: The score whose per-topic values order the runs in
 #: :func:`irscale.labels.audit_citations`: ALCE's citation recall
 #: (:mod:`irscale.text.citations`).
 DEFAULT_CITATION_MEASURE = "citation_recall"
-CITATION_AUDIT_MEASURE = Param("measure", Names("citation measure", CITATION_FAMILIES),
-                               DEFAULT_CITATION_MEASURE, "the citation score whose means "
-                               "order the runs under the human and the model's support "
-                               "labels", ("-m", "--measure"), "MEASURE")
-AUDIT_CITATIONS_MODE = Param("citations", Switch(), False, "HUMAN and every --judge are "
-                             "support judgment files of cited answers (JSON lines, as text "
-                             "citations reads): a model's support labels audited against "
-                             "human ones, no runs", ("--citations",))
+CITATION_AUDIT_MEASURE = _records_measure(Names("citation measure", CITATION_FAMILIES),
+                                          DEFAULT_CITATION_MEASURE, "citation score",
+                                          "support labels")
+AUDIT_CITATIONS_MODE = _records_mode("citations", "support judgment files of cited answers "
+                                     "(JSON lines, as text citations reads)", "support labels")
 #: :func:`irscale.labels.audit_citations`.
-AUDIT_CITATIONS = Binding((CITATION_AUDIT_MEASURE, MAX_CITATIONS, SIGNIFICANCE, AUDIT_TEST,
-                           MULTIPLE_CORRECTION, AUDIT_SAMPLES, AUDIT_SEED, AUDIT_RBO_P,
-                           AUDIT_TOP_K))
+AUDIT_CITATIONS = Binding((CITATION_AUDIT_MEASURE, MAX_CITATIONS, *_RECORD_AUDIT))
 #: ``irscale labels audit``: ``--assignments`` chooses the function, unless ``--citations``
 #: is given (:data:`CITATIONS_CHOICE`).
 AUDIT_CHOICE = Choice(AUDIT_ASSIGNMENTS_MODE, {False: AUDIT, True: AUDIT_ASSIGNMENTS},

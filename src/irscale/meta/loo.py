@@ -157,8 +157,7 @@ class LeaveOneOut(HtmlRepr):
         return (self.runs if per_run else self.summary).copy()
 
     def format(self, fmt: Format = "text", *, digits: int = 4, per_run: bool = False) -> str:
-        frame = self.runs if per_run else self.summary
-        return format_frame(frame, fmt, digits=digits)
+        return format_frame(self.to_frame(per_run=per_run), fmt, digits=digits)
 
     def __repr__(self) -> str:
         summary = self.summary

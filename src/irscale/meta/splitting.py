@@ -545,8 +545,7 @@ class SwapRates(HtmlRepr):
         return (self.rates if by_bin else self.overall).copy()
 
     def format(self, fmt: Format = "text", *, digits: int = 4, by_bin: bool = False) -> str:
-        frame = self.rates if by_bin else self.overall
-        return format_frame(frame, fmt, digits=digits)
+        return format_frame(self.to_frame(by_bin=by_bin), fmt, digits=digits)
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{int(size)} topics: {value_text(rate)}" for size, rate in

@@ -89,26 +89,46 @@ ASSIGNMENTS = Param("assignments", InputFiles(), None, "nugget assignment record
                     "of qid, run_id, nuggets: nuggetizer's, the TREC RAG track's): score "
                     "them with A, V, W (and _strict) instead of nuggets and matches",
                     ("--assignments",), "FILE")
-#: ``--human-sample FILE...``: human assignment records of a sample of the model's nuggets
+
+
+def _human_sample(what: str) -> Param:
+    """``--human-sample FILE...``: human labels (``what``, and of what sample) of the
+    model's labels given first (prediction-powered inference:
+    :mod:`irscale.evaluation.assignments_ppi`, :mod:`irscale.evaluation.citations_ppi`)."""
+    return Param("human_sample", InputFiles(), None, f"human {what}, which are a model's: "
+                 "each score estimated by prediction-powered inference, the model's score "
+                 "corrected on the sample, with its interval", ("--human-sample",), "FILE")
+
+
+def _sample_design(default: str, doc: str) -> Param:
+    """``--design``: how a human sample (:func:`_human_sample`) was drawn, ``doc`` the
+    designs."""
+    return Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)), default,
+                 f"how the human sample was drawn: {doc}", ("--design",), "DESIGN")
+
+
+def _sampled(params: tuple[Param, ...], design: Param, sample: Param,
+             takes: tuple[Param, ...]) -> Binding:
+    """A runner's ``params``, then the ``design``, level and tuning, which apply to a human
+    ``sample`` (``human_sample=``, ``--human-sample``) only."""
+    return Binding((*params, design, SIGNIFICANCE, PPI_TUNING), rules=(
+        Needs((design, SIGNIFICANCE, PPI_TUNING), "a human sample", on=sample),), takes=takes)
+
+
+#: Human assignment records of a sample of the model's nuggets
 #: (:mod:`irscale.evaluation.assignments_ppi`): :func:`irscale.text.evaluate_assignments`'
 #: ``human_sample``.
-HUMAN_SAMPLE = Param("human_sample", InputFiles(), None, "human assignment records (the same "
-                     "JSON lines) of a sample of the nuggets of the --assignments, which are "
-                     "a model's: each score estimated by prediction-powered inference, the "
-                     "model's score corrected on the sample, with its interval",
-                     ("--human-sample",), "FILE")
+HUMAN_SAMPLE = _human_sample("assignment records (the same JSON lines) of a sample of the "
+                             "nuggets of the --assignments")
 #: How the human sample of the nugget assignments was drawn.
-HUMAN_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)),
-                     "uniform", "how the human sample was drawn: uniform: a uniform sample of "
-                     "the model's nuggets (all runs together); stratified: of the nuggets of "
-                     "every model assignment; inclusion: nuggets with stated probabilities "
-                     "(their prob); answers: a uniform sample of the answers, every nugget "
-                     "relabelled", ("--design",), "DESIGN")
+HUMAN_DESIGN = _sample_design("uniform", "uniform: a uniform sample of the model's nuggets "
+                              "(all runs together); stratified: of the nuggets of every model "
+                              "assignment; inclusion: nuggets with stated probabilities (their "
+                              "prob); answers: a uniform sample of the answers, every nugget "
+                              "relabelled")
 #: :func:`irscale.text.evaluate_assignments`: the design, level and tuning apply to a human
-#: sample (``human_sample=``, ``--human-sample``).
-ASSIGNMENT_SAMPLE = Binding((ALLOW_EMPTY, HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
-    Needs((HUMAN_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample", on=HUMAN_SAMPLE),),
-    takes=(HUMAN_SAMPLE,))
+#: sample.
+ASSIGNMENT_SAMPLE = _sampled((ALLOW_EMPTY,), HUMAN_DESIGN, HUMAN_SAMPLE, takes=(HUMAN_SAMPLE,))
 #: ``--topics FILE``: the session map.
 SESSION_MAP = Param("topics", InputFiles(), None, "session map, lines 'session topic': the qrels "
                     "topic of each session", ("--topics",), "FILE",
@@ -151,27 +171,20 @@ CITATION_JUDGMENTS = Param("judgments", InputFiles(), None, "support judgments o
 #: ``citations MODEL --human-sample FILE...``: human support judgments of a sample of the
 #: answers of the judgments, which are a model's (:mod:`irscale.evaluation.citations_ppi`):
 #: :func:`irscale.text.evaluate_citations`' ``human_sample``.
-CITATION_SAMPLE = Param("human_sample", InputFiles(), None, "human support judgments (the "
-                        "same JSON lines) of a sample of the answers judged, which are a "
-                        "model's: each score estimated by prediction-powered inference, the "
-                        "model's score corrected on the sample, with its interval",
-                        ("--human-sample",), "FILE")
+CITATION_SAMPLE = _human_sample("support judgments (the same JSON lines) of a sample of the "
+                                "answers judged")
 #: How the human sample of the support judgments was drawn: whole answers, or sentences
 #: (named by topic, run and sentence index; :mod:`irscale.evaluation.citations_ppi`).
-CITATION_DESIGN = Param("design", Names("human sample design", ("answers", *SAMPLE_DESIGNS)),
-                        "answers", "how the human sample was drawn: answers: a uniform "
-                        "sample of the answers, every sentence relabelled; uniform: of the "
-                        "sentences; stratified: of the sentences within each model support "
-                        "label (the sampled sentences are those a human record labels; "
-                        "inclusion is refused: a record states no sentence's inclusion "
-                        "probability)", ("--design",), "DESIGN")
+CITATION_DESIGN = _sample_design("answers", "answers: a uniform sample of the answers, every "
+                                 "sentence relabelled; uniform: of the sentences; stratified: "
+                                 "of the sentences within each model support label (the "
+                                 "sampled sentences are those a human record labels; "
+                                 "inclusion is refused: a record states no sentence's "
+                                 "inclusion probability)")
 #: :func:`irscale.text.evaluate_citations` (``irscale text citations``): the design, level
-#: and tuning apply to a human sample (``human_sample=``, ``--human-sample``).
-CITATIONS = Binding(
-    (MAX_CITATIONS, ALLOW_EMPTY, CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), rules=(
-        Needs((CITATION_DESIGN, SIGNIFICANCE, PPI_TUNING), "a human sample",
-              on=CITATION_SAMPLE),),
-    takes=(CITATION_JUDGMENTS, CITATION_SAMPLE))
+#: and tuning apply to a human sample.
+CITATIONS = _sampled((MAX_CITATIONS, ALLOW_EMPTY), CITATION_DESIGN, CITATION_SAMPLE,
+                     takes=(CITATION_JUDGMENTS, CITATION_SAMPLE))
 #: :func:`irscale.evaluate_sessions` (``irscale session``).
 SESSIONS = Binding((CLICK_ORDER, SESSION_CLICK_GAIN, RELEVANCE, ALLOW_EMPTY),
                    rules=(CLICK_OPTIONS,))
