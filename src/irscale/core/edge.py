@@ -56,6 +56,7 @@ from ..errors import IrscaleError, ParameterError
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
+from .records import is_record_init
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,6 +98,12 @@ def public(function: F) -> F:
     if getattr(function, "__irscale_edge__", False):
         return function
 
+    #: The parameters that refuse None (:func:`_none_given`), read at the first call: by
+    #: the class of the record being made for the constructor records share, else under
+    #: None.
+    refusing: dict[type | None, tuple[tuple[int, str, str], ...]] = {}
+    record = is_record_init(function)
+
     @functools.wraps(function)
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
@@ -114,6 +121,14 @@ def public(function: F) -> F:
 
             bind_arguments(function, args, kwargs, owner=qualified_name(function, args),
                            found=arity_of_call(function, args))
+        key = type(args[0]) if record and args else None
+        refused = refusing.get(key)
+        if refused is None:
+            from .hints import none_refused
+
+            refused = refusing[key] = none_refused(function, args)
+        if refused:
+            _none_given(refused, args, kwargs)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -208,6 +223,18 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
                 found[name] = member
     return found
 
+
+
+def _none_given(refused: tuple[tuple[int, str, str], ...], args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> None:
+    """Refuse None given to a parameter whose declared type does not admit it
+    (``refused``: :func:`irscale.core.hints.none_refused`, by position, name and message),
+    on entry, as :func:`blame` would once the body had failed on it: the same message,
+    without a raw exception behind it."""
+    for index, name, message in refused:
+        value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
+        if value is None:
+            raise ParameterError(message, param=name)
 
 
 # --------------------------------------------------------------------------- translators

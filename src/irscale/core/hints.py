@@ -117,8 +117,7 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
             continue
         for item in items:
             if _fits(item, annotation, namespace) is False:
-                return ParameterError(f"{name}: expected {_text(annotation)}, got "
-                                      f"{_what(item)}", param=name)
+                return _expected(name, annotation, item)
     for name, value, _ in arguments:
         if isinstance(value, int) and not -_INT64 <= value < _INT64:
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
@@ -128,6 +127,44 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
             return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
                                   param=name)
     return None
+
+
+def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
+                 ) -> tuple[tuple[int, str, str], ...]:
+    """The parameters of ``function`` (as called with ``args``: a record's constructor
+    has its class's fields) that refuse None on entry (:func:`irscale.core.edge.public`):
+    each as its position among the positional parameters (-1 for a keyword-only one), its
+    name and the message :func:`misfit` would give for None. A parameter
+    refuses None where its annotation does not admit it (no ``None`` nor ``Optional``,
+    :func:`_fits` says False: an annotation that cannot be read refuses nothing), its
+    default is not None, and no binding declares it (its domain judges None in its own
+    words, :mod:`irscale.core.binding`); ``*args`` and ``**kwargs`` are left to
+    :func:`misfit`. Read once per function (per record class) by the edge, which
+    keeps it."""
+    from .binding import arity_of_call, binding_of
+
+    found = arity_of_call(function, args)
+    if found is None:
+        return ()
+    annotations, namespace = declared_types(function, args)
+    binding = binding_of(function)
+    declared = binding.declares() if binding is not None else {}
+    refused = []
+    for index, name in [*enumerate(found.positional), *((-1, n) for n in found.keyword_only)]:
+        annotation = annotations.get(name)
+        if annotation is None or name in declared or \
+                found.defaults.get(name, _MISSING) is None:
+            continue
+        if _fits(None, annotation, namespace) is False:
+            refused.append((index, name, str(_expected(name, annotation, None))))
+    return tuple(refused)
+
+
+def _expected(name: str, annotation: Any, value: Any) -> ParameterError:
+    """``name: expected <annotation>, got <value>``: ``value`` does not fit the declared
+    type of parameter ``name``."""
+    return ParameterError(f"{name}: expected {_text(annotation)}, got {_what(value)}",
+                          param=name)
 
 
 def _text(annotation: Any) -> str:
