@@ -137,8 +137,10 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
     name and the message :func:`misfit` would give for None. A parameter
     refuses None where its annotation does not admit it (no ``None`` nor ``Optional``,
     :func:`_fits` says False: an annotation that cannot be read refuses nothing), its
-    default is not None, and no binding declares it (its domain judges None in its own
-    words, :mod:`irscale.core.binding`); ``*args`` and ``**kwargs`` are left to
+    default is not None, and no binding declares it with a domain that refuses None in
+    its own words (:meth:`irscale.core.binding.Binding.bind`; a parameter a rule governs
+    or that the binding only ``takes`` has no domain, and a domain not consulted for
+    None, or that lets it pass, leaves it to the body); ``*args`` and ``**kwargs`` are left to
     :func:`misfit`. Read once per function (per record class) by the edge, which
     keeps it."""
     from .binding import arity_of_call, binding_of
@@ -148,7 +150,11 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
         return ()
     annotations, namespace = declared_types(function, args)
     binding = binding_of(function)
-    declared = binding.declares() if binding is not None else {}
+    # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
+    judged = binding.defaults(found) if binding is not None else {}
+    declared = {param.name for param in binding.params
+                if judged.get(param.name, _MISSING) is not None and
+                _refuses_none(param.domain)} if binding is not None else set()
     refused = []
     for index, name in [*enumerate(found.positional), *((-1, n) for n in found.keyword_only)]:
         annotation = annotations.get(name)
@@ -158,6 +164,18 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
         if _fits(None, annotation, namespace) is False:
             refused.append((index, name, str(_expected(name, annotation, None))))
     return tuple(refused)
+
+
+def _refuses_none(domain: Any) -> bool:
+    """Whether a binding's ``domain`` refuses None (its ``check`` raises)."""
+    check = getattr(domain, "check", None)
+    if check is None:
+        return False
+    try:
+        check(None, "")
+    except Exception:
+        return True
+    return False
 
 
 def _expected(name: str, annotation: Any, value: Any) -> ParameterError:
