@@ -117,10 +117,7 @@ def public(function: F) -> F:
                 hasattr(function, "__irscale_on_entry__"):
             # arity and keywords on entry (a bound function's wrapper checks its own:
             # Binding; one bound on_entry has no wrapper)
-            from .binding import arity_of_call, bind_arguments, qualified_name
-
-            bind_arguments(function, args, kwargs, owner=qualified_name(function, args),
-                           found=arity_of_call(function, args))
+            _bind_arity(function, args, kwargs)
         key = type(args[0]) if record and args else None
         refused = refusing.get(key)
         if refused is None:
@@ -128,7 +125,7 @@ def public(function: F) -> F:
 
             refused = refusing[key] = none_refused(function, args)
         if refused:
-            _none_given(refused, args, kwargs)
+            _none_given(function, refused, args, kwargs)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -225,15 +222,26 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 
-def _none_given(refused: tuple[tuple[int, str, str], ...], args: tuple[Any, ...],
+def _bind_arity(function: Callable[..., Any], args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> None:
+    """The arity and keywords of the call (:func:`irscale.core.binding.bind_arguments`)."""
+    from .binding import arity_of_call, bind_arguments, qualified_name
+
+    bind_arguments(function, args, kwargs, owner=qualified_name(function, args),
+                   found=arity_of_call(function, args))
+
+
+def _none_given(function: Callable[..., Any], refused: tuple[tuple[int, str, str], ...],
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Refuse None given to a parameter whose declared type does not admit it
     (``refused``: :func:`irscale.core.hints.none_refused`, by position, name and message),
     on entry, as :func:`blame` would once the body had failed on it: the same message,
-    without a raw exception behind it."""
+    without a raw exception behind it. A missing argument is named first, as the
+    binding of a bound function, whose wrapper runs after the edge, names it."""
     for index, name, message in refused:
         value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
         if value is None:
+            _bind_arity(function, args, kwargs)
             raise ParameterError(message, param=name)
 
 
