@@ -136,7 +136,7 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
     each as its position among the positional parameters (-1 for a keyword-only one), its
     name and the message :func:`misfit` would give for None. A parameter
     refuses None where its annotation does not admit it (no ``None`` nor ``Optional``,
-    :func:`_fits` says False: an annotation that cannot be read refuses nothing), its
+    :func:`_admits_none`: an annotation that cannot be read refuses nothing), its
     default is not None, and no binding declares it with a domain that refuses None in
     its own words (:meth:`irscale.core.binding.Binding.bind`; a parameter a rule governs
     or that the binding only ``takes`` has no domain, and a domain not consulted for
@@ -161,9 +161,21 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
         if annotation is None or name in declared or \
                 found.defaults.get(name, _MISSING) is None:
             continue
-        if _fits(None, annotation, namespace) is False:
+        if _admits_none(annotation, namespace) is False:
             refused.append((index, name, str(_expected(name, annotation, None))))
     return tuple(refused)
+
+
+def _admits_none(annotation: Any, namespace: dict[str, Any]) -> bool | None:
+    """Whether None fits ``annotation`` (:func:`_fits`), read without resolving the names
+    of an annotation whose text names None (``ShardScores | None``: no module imported
+    for it); an annotation that cannot be read admits it (None: unknown)."""
+    if isinstance(annotation, str) and ("None" in annotation or "Optional" in annotation):
+        return True
+    try:
+        return _fits(None, annotation, namespace)
+    except Exception:  # (an annotation of another dialect: the edge judges nothing)
+        return _UNKNOWN
 
 
 def _refuses_none(domain: Any) -> bool:
