@@ -19,6 +19,11 @@ keeps what a declaration cannot know, because it happens only during the call:
   argument that passed its subject (:func:`irscale.errors.about`);
 * **keywords handed on** through ``**options`` to a function the call chooses
   (:func:`irscale.core.binding.forwarded_keyword_error`);
+* **None where the declared type does not admit it** (:func:`_none_given`): refused on
+  entry, as :func:`blame` would name it once the body had failed on it; the parameters
+  that refuse None are read from the annotations at a function's first call and kept
+  (:func:`irscale.core.hints.none_refused`), and a binding that checks None against a
+  parameter's domain keeps it;
 * **which argument a raw exception came from** (:func:`blame`): a call that ends in a raw
   Python exception (:data:`RAW`) is judged against the parameters' declared types
   (:func:`irscale.core.hints.misfit`); the first argument that does not fit turns it into
@@ -37,8 +42,8 @@ translators are listed, each with why no declaration can hold it, in
 
 This module imports only the standard library, :mod:`irscale.errors`,
 :mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins); the
-binding and the type hints are loaded when a call needs them: the packages' lazy exports
-stay lazy.
+binding and the type hints are loaded when a call needs them (the hints at a function's
+first call through the edge): the packages' lazy exports stay lazy.
 """
 
 from __future__ import annotations

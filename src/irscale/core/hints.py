@@ -10,7 +10,8 @@ numbers, NaN where it declares a number, a data frame where it declares a
 :class:`~irscale.stats.ShardScores`; failing that, an integer beyond the 64 bits of numpy's
 and the engine's integers, then an empty container where data is declared.
 
-The API's edge consults it when a call has ended in a raw Python exception
+The API's edge consults it at a function's first call, for the parameters that refuse
+None on entry (:func:`none_refused`), and when a call has ended in a raw Python exception
 (:func:`irscale.core.edge.blame`): the annotations are read only then, from their text
 (``from __future__ import annotations``), names resolved in the function's module and its
 ``TYPE_CHECKING`` imports; an annotation that cannot be read blames nothing. It imports
