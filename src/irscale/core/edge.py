@@ -327,7 +327,8 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
     domains, and the bodies take more than they say (a ``str`` path given as a
     :class:`pathlib.Path`, a ``Sequence[str]`` as a pandas Series), so judging every call
     by them would refuse what works; consulted only once the call has failed, they decide
-    whose fault it was."""
+    whose fault it was (None, which no body takes where the type does not admit it, is
+    refused on entry: :func:`_none_given`)."""
     from .hints import misfit
 
     return misfit(function, args, kwargs)
