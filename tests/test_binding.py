@@ -612,6 +612,11 @@ EDGE_TRANSLATORS = {
     "_name_argument": "which argument an error raised where a value is read (a file's "
                       "line, an empty table) is about: only the call knows which argument "
                       "passed the value",
+    "_bind_arity": "the arity and keywords of a call: a function declared without a "
+                   "Binding has no wrapper that binds them",
+    "_none_given": "None where a parameter's declared type does not admit it, refused on "
+                   "entry: read from the annotations (no declaration states it twice), "
+                   "left to a binding's domain where the binding judges None",
     "blame": "which argument a raw exception came from: the annotations declare types, "
              "not domains (a str path given as a Path works), so they judge a call only "
              "once it has failed",

@@ -198,10 +198,16 @@ def test_baseline_not_a_run(evaluation):
         evaluation.compare("bm2")
 
 
-@pytest.mark.parametrize("baseline", [None, 1, [1], [], ("bm25", 2)])
+@pytest.mark.parametrize("baseline", [1, [1], [], ("bm25", 2)])
 def test_baseline_not_a_name(evaluation, baseline):
     with pytest.raises(ParameterError, match="baseline must name a system or a list"):
         evaluation.compare(baseline)
+
+
+def test_baseline_none(evaluation):
+    """None, which the declared type of ``baseline`` does not admit, is refused on entry."""
+    with pytest.raises(ParameterError, match=r"^baseline: expected .*, got None$"):
+        evaluation.compare(None)
 
 
 def test_one_run_only():

@@ -403,7 +403,7 @@ ROWS = [
     bad("shard_documents-k-0", lambda a: irscale.collections.shard_documents(["d1"], 0),
         "shards (k)", "got 0"),
     bad("evaluate-many-runs-none", lambda a: irscale.evaluate_many("qrels.txt", None),
-        "run files", "None"),
+        "runs: expected", "None"),
     bad("evaluate-many-measures-none", lambda a: irscale.evaluate_many(
         "qrels.txt", ["a.run"], None), "measures", "None"),
     bad("evaluate-sessions-runs-none", lambda a: evaluate_sessions("qrels.txt", None),

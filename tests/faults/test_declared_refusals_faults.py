@@ -16,9 +16,12 @@ import pytest
 
 import irscale.collections
 import irscale.labels
+import irscale.meta
 import irscale.online
+import irscale.scales
+import irscale.text
 from irscale import stats
-from irscale.errors import InputFormatError, IrscaleError, ParameterError
+from irscale.errors import IrscaleError, ParameterError
 
 from ..oracle_imports import lazy_import
 from .test_api_faults import Api, api  # noqa: F401
@@ -72,9 +75,27 @@ ROWS = [
     pytest.param(lambda a: irscale.online.fair_pairs_run("a.run", []), ParameterError,
                  "impressions", ("impressions", "no impression"),
                  id="fair_pairs_run-impressions-empty"),
-    # no object of parameters: what the reader of click models refuses, naming its source
-    pytest.param(lambda a: irscale.online.ClickModel.from_json(None), InputFormatError, None,
-                 ("text", "not a JSON object", "None"), id="ClickModel.from_json-None"),
+    # no object of parameters: None where a text or an object is declared
+    pytest.param(lambda a: irscale.online.ClickModel.from_json(None), ParameterError, "text",
+                 ("text", "str | dict", "None"), id="ClickModel.from_json-None"),
+    # None where the parameter's annotation does not admit it: refused on entry by the
+    # edge in the words its after-the-fact judgment used, with no raw exception behind it
+    pytest.param(lambda a: stats.ShardScores.from_frame(None), ParameterError, "frame",
+                 ("frame", "expected pd.DataFrame", "None"), id="ShardScores.from_frame-None"),
+    pytest.param(lambda a: irscale.collections.shard_documents(None, 2), ParameterError,
+                 "docnos", ("docnos", "expected Iterable[str]", "None"),
+                 id="shard_documents-docnos-None"),
+    pytest.param(lambda a: irscale.online.aa_test(None), ParameterError, "values",
+                 ("values", "expected Sequence[float]", "None"), id="aa_test-values-None"),
+    pytest.param(lambda a: irscale.text.rouge(None, "a b"), ParameterError, "candidates",
+                 ("candidates", "expected Sequence[str]", "None"), id="rouge-candidates-None"),
+    pytest.param(lambda a: irscale.meta.rbo(None, ["d1"]), ParameterError, "a",
+                 ("a: expected Sequence[Hashable]", "None"), id="rbo-a-None"),
+    # a domain the binding does not consult for None (an option's absent value): the
+    # annotation refuses it before any file is read
+    pytest.param(lambda a: irscale.scales.tau_table("qrels.txt", RUNS, ["map"], None),
+                 ParameterError, "Ns", ("Ns", "expected Iterable[int]", "None"),
+                 id="tau_table-Ns-None"),
 ]
 
 

@@ -19,6 +19,11 @@ keeps what a declaration cannot know, because it happens only during the call:
   argument that passed its subject (:func:`irscale.errors.about`);
 * **keywords handed on** through ``**options`` to a function the call chooses
   (:func:`irscale.core.binding.forwarded_keyword_error`);
+* **None where the declared type does not admit it** (:func:`_none_given`): refused on
+  entry, as :func:`blame` would name it once the body had failed on it; the parameters
+  that refuse None are read from the annotations at a function's first call and kept
+  (:func:`irscale.core.hints.none_refused`), and a binding that checks None against a
+  parameter's domain keeps it;
 * **which argument a raw exception came from** (:func:`blame`): a call that ends in a raw
   Python exception (:data:`RAW`) is judged against the parameters' declared types
   (:func:`irscale.core.hints.misfit`); the first argument that does not fit turns it into
@@ -37,8 +42,8 @@ translators are listed, each with why no declaration can hold it, in
 
 This module imports only the standard library, :mod:`irscale.errors`,
 :mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins); the
-binding and the type hints are loaded when a call needs them: the packages' lazy exports
-stay lazy.
+binding and the type hints are loaded when a call needs them (the hints at a function's
+first call through the edge): the packages' lazy exports stay lazy.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from ..errors import IrscaleError, ParameterError
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
+from .records import is_record_init
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,6 +103,12 @@ def public(function: F) -> F:
     if getattr(function, "__irscale_edge__", False):
         return function
 
+    #: The parameters that refuse None (:func:`_none_given`), read at the first call: by
+    #: the class of the record being made for the constructor records share, else under
+    #: None.
+    refusing: dict[type | None, tuple[tuple[int, str, str], ...]] = {}
+    record = is_record_init(function)
+
     @functools.wraps(function)
     def edge(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE[0]:
@@ -110,10 +122,15 @@ def public(function: F) -> F:
                 hasattr(function, "__irscale_on_entry__"):
             # arity and keywords on entry (a bound function's wrapper checks its own:
             # Binding; one bound on_entry has no wrapper)
-            from .binding import arity_of_call, bind_arguments, qualified_name
+            _bind_arity(function, args, kwargs)
+        key = type(args[0]) if record and args else None
+        refused = refusing.get(key)
+        if refused is None:
+            from .hints import none_refused
 
-            bind_arguments(function, args, kwargs, owner=qualified_name(function, args),
-                           found=arity_of_call(function, args))
+            refused = refusing[key] = none_refused(function, args)
+        if refused:
+            _none_given(function, refused, args, kwargs)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -210,6 +227,29 @@ def _methods(cls: type) -> dict[str, types.FunctionType]:
 
 
 
+def _bind_arity(function: Callable[..., Any], args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> None:
+    """The arity and keywords of the call (:func:`irscale.core.binding.bind_arguments`)."""
+    from .binding import arity_of_call, bind_arguments, qualified_name
+
+    bind_arguments(function, args, kwargs, owner=qualified_name(function, args),
+                   found=arity_of_call(function, args))
+
+
+def _none_given(function: Callable[..., Any], refused: tuple[tuple[int, str, str], ...],
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Refuse None given to a parameter whose declared type does not admit it
+    (``refused``: :func:`irscale.core.hints.none_refused`, by position, name and message),
+    on entry, as :func:`blame` would once the body had failed on it: the same message,
+    without a raw exception behind it. A missing argument is named first, as the
+    binding of a bound function, whose wrapper runs after the edge, names it."""
+    for index, name, message in refused:
+        value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
+        if value is None:
+            _bind_arity(function, args, kwargs)
+            raise ParameterError(message, param=name)
+
+
 # --------------------------------------------------------------------------- translators
 def _forwarded(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
                error: BaseException) -> ParameterError | None:
@@ -287,7 +327,8 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
     domains, and the bodies take more than they say (a ``str`` path given as a
     :class:`pathlib.Path`, a ``Sequence[str]`` as a pandas Series), so judging every call
     by them would refuse what works; consulted only once the call has failed, they decide
-    whose fault it was."""
+    whose fault it was (None, which no body takes where the type does not admit it, is
+    refused on entry: :func:`_none_given`)."""
     from .hints import misfit
 
     return misfit(function, args, kwargs)

@@ -10,7 +10,8 @@ numbers, NaN where it declares a number, a data frame where it declares a
 :class:`~irscale.stats.ShardScores`; failing that, an integer beyond the 64 bits of numpy's
 and the engine's integers, then an empty container where data is declared.
 
-The API's edge consults it when a call has ended in a raw Python exception
+The API's edge consults it at a function's first call, for the parameters that refuse
+None on entry (:func:`none_refused`), and when a call has ended in a raw Python exception
 (:func:`irscale.core.edge.blame`): the annotations are read only then, from their text
 (``from __future__ import annotations``), names resolved in the function's module and its
 ``TYPE_CHECKING`` imports; an annotation that cannot be read blames nothing. It imports
@@ -117,8 +118,7 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
             continue
         for item in items:
             if _fits(item, annotation, namespace) is False:
-                return ParameterError(f"{name}: expected {_text(annotation)}, got "
-                                      f"{_what(item)}", param=name)
+                return _expected(name, annotation, item)
     for name, value, _ in arguments:
         if isinstance(value, int) and not -_INT64 <= value < _INT64:
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
@@ -128,6 +128,74 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
             return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
                                   param=name)
     return None
+
+
+def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
+                 ) -> tuple[tuple[int, str, str], ...]:
+    """The parameters of ``function`` (as called with ``args``: a record's constructor
+    has its class's fields) that refuse None on entry (:func:`irscale.core.edge.public`):
+    each as its position among the positional parameters (-1 for a keyword-only one), its
+    name and the message :func:`misfit` would give for None. A parameter
+    refuses None where its annotation does not admit it (no ``None`` nor ``Optional``,
+    :func:`_admits_none`: an annotation that cannot be read refuses nothing), its
+    default is not None, and no binding declares it with a domain that refuses None in
+    its own words (:meth:`irscale.core.binding.Binding.bind`; a parameter a rule governs
+    or that the binding only ``takes`` has no domain, and a domain not consulted for
+    None, or that lets it pass, leaves it to the body); ``*args`` and ``**kwargs`` are left to
+    :func:`misfit`. Read once per function (per record class) by the edge, which
+    keeps it."""
+    from .binding import arity_of_call, binding_of
+
+    found = arity_of_call(function, args)
+    if found is None:
+        return ()
+    annotations, namespace = declared_types(function, args)
+    binding = binding_of(function)
+    # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
+    judged = binding.defaults(found) if binding is not None else {}
+    declared = {param.name for param in binding.params
+                if judged.get(param.name, _MISSING) is not None and
+                _refuses_none(param.domain)} if binding is not None else set()
+    refused = []
+    for index, name in [*enumerate(found.positional), *((-1, n) for n in found.keyword_only)]:
+        annotation = annotations.get(name)
+        if annotation is None or name in declared or \
+                found.defaults.get(name, _MISSING) is None:
+            continue
+        if _admits_none(annotation, namespace) is False:
+            refused.append((index, name, str(_expected(name, annotation, None))))
+    return tuple(refused)
+
+
+def _admits_none(annotation: Any, namespace: dict[str, Any]) -> bool | None:
+    """Whether None fits ``annotation`` (:func:`_fits`), read without resolving the names
+    of an annotation whose text names None (``ShardScores | None``: no module imported
+    for it); an annotation that cannot be read admits it (None: unknown)."""
+    if isinstance(annotation, str) and ("None" in annotation or "Optional" in annotation):
+        return True
+    try:
+        return _fits(None, annotation, namespace)
+    except Exception:  # (an annotation of another dialect: the edge judges nothing)
+        return _UNKNOWN
+
+
+def _refuses_none(domain: Any) -> bool:
+    """Whether a binding's ``domain`` refuses None (its ``check`` raises)."""
+    check = getattr(domain, "check", None)
+    if check is None:
+        return False
+    try:
+        check(None, "")
+    except Exception:
+        return True
+    return False
+
+
+def _expected(name: str, annotation: Any, value: Any) -> ParameterError:
+    """``name: expected <annotation>, got <value>``: ``value`` does not fit the declared
+    type of parameter ``name``."""
+    return ParameterError(f"{name}: expected {_text(annotation)}, got {_what(value)}",
+                          param=name)
 
 
 def _text(annotation: Any) -> str:
