@@ -46,7 +46,7 @@ from .test_online_faults import LOGS, MODEL, TABLE
 from .test_online_satisfaction_faults import FILES as SATISFACTION_FILES
 from .test_online_score_faults import FILES as SCORE_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
-from .test_report_answers_faults import FILES as ANSWER_FILES
+from .test_report_answers_faults import SAMPLES as ANSWER_FILES
 from .test_text_assignments_faults import FILES as ASSIGNMENT_FILES
 from .test_text_assignments_faults import RAG_HUMAN
 from .test_text_citations_faults import CITE_HUMAN
