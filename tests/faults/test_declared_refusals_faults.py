@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+import irscale
 import irscale.collections
 import irscale.labels
 import irscale.meta
@@ -96,6 +97,18 @@ ROWS = [
     pytest.param(lambda a: irscale.scales.tau_table("qrels.txt", RUNS, ["map"], None),
                  ParameterError, "Ns", ("Ns", "expected Iterable[int]", "None"),
                  id="tau_table-Ns-None"),
+    # a value read as true or false where a switch is declared (``bool``, no binding)
+    pytest.param(lambda a: stats.wilcoxon(a.x, a.y, correction="no"), ParameterError,
+                 "correction", ("correction", "True or False", "'no'"),
+                 id="wilcoxon-correction-text"),
+    pytest.param(lambda a: stats.mann_whitney(a.x, a.y, correction=float("nan")),
+                 ParameterError, "correction", ("correction", "True or False", "nan"),
+                 id="mann_whitney-correction-nan"),
+    pytest.param(lambda a: stats.effect_sizes(a.x, a.y, paired=1), ParameterError, "paired",
+                 ("paired", "True or False", "1"), id="effect_sizes-paired-int"),
+    pytest.param(lambda a: irscale.read_runs(RUNS, keep_rank="yes"), ParameterError,
+                 "keep_rank", ("keep_rank", "True or False", "'yes'"),
+                 id="read_runs-keep_rank-text"),
 ]
 
 

@@ -23,7 +23,8 @@ keeps what a declaration cannot know, because it happens only during the call:
   entry, as :func:`blame` would name it once the body had failed on it; the parameters
   that refuse None are read from the annotations at a function's first call and kept
   (:func:`irscale.core.hints.none_refused`), and a binding that checks None against a
-  parameter's domain keeps it;
+  parameter's domain keeps it; a parameter declared ``bool`` that no binding declares
+  takes True or False only, as a bound switch does (``correction="yes"``, NaN refused);
 * **which argument a raw exception came from** (:func:`blame`): a call that ends in a raw
   Python exception (:data:`RAW`) is judged against the parameters' declared types
   (:func:`irscale.core.hints.misfit`); the first argument that does not fit turns it into
@@ -241,11 +242,19 @@ def _none_given(function: Callable[..., Any], refused: tuple[tuple[int, str, str
     """Refuse None given to a parameter whose declared type does not admit it
     (``refused``: :func:`irscale.core.hints.none_refused`, by position, name and message),
     on entry, as :func:`blame` would once the body had failed on it: the same message,
-    without a raw exception behind it. A missing argument is named first, as the
+    without a raw exception behind it; and a value other than True or False given to a
+    parameter declared ``bool`` (:data:`irscale.core.hints.SWITCH`), which the body would
+    read as one (``"no"`` is true). A missing argument is named first, as the
     binding of a bound function, whose wrapper runs after the edge, names it."""
     for index, name, message in refused:
         value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
-        if value is None:
+        if not message:  # a switch (irscale.core.hints.SWITCH)
+            if value is not _MISSING and type(value) is not bool:
+                _bind_arity(function, args, kwargs)
+                from .params import Switch
+
+                Switch().check(value, name)
+        elif value is None:
             _bind_arity(function, args, kwargs)
             raise ParameterError(message, param=name)
 

@@ -130,6 +130,11 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
     return None
 
 
+#: The message of an entry of :func:`none_refused` for a switch: the parameter is declared
+#: ``bool``, and :class:`irscale.core.params.Switch` judges its value (None included).
+SWITCH = ""
+
+
 def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
                  ) -> tuple[tuple[int, str, str], ...]:
     """The parameters of ``function`` (as called with ``args``: a record's constructor
@@ -142,8 +147,10 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
     its own words (:meth:`irscale.core.binding.Binding.bind`; a parameter a rule governs
     or that the binding only ``takes`` has no domain, and a domain not consulted for
     None, or that lets it pass, leaves it to the body); ``*args`` and ``**kwargs`` are left to
-    :func:`misfit`. Read once per function (per record class) by the edge, which
-    keeps it."""
+    :func:`misfit`. A parameter declared ``bool`` alone, which no binding declares, is a
+    switch (the message :data:`SWITCH`): True or False, never another value read as one
+    (``correction="yes"``, NaN), as :class:`irscale.core.params.Switch` says. Read once per
+    function (per record class) by the edge, which keeps it."""
     from .binding import arity_of_call, binding_of
 
     found = arity_of_call(function, args)
@@ -156,13 +163,16 @@ def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
     declared = {param.name for param in binding.params
                 if judged.get(param.name, _MISSING) is not None and
                 _refuses_none(param.domain)} if binding is not None else set()
+    bound = {param.name for param in binding.params} if binding is not None else set()
     refused = []
     for index, name in [*enumerate(found.positional), *((-1, n) for n in found.keyword_only)]:
         annotation = annotations.get(name)
         if annotation is None or name in declared or \
                 found.defaults.get(name, _MISSING) is None:
             continue
-        if _admits_none(annotation, namespace) is False:
+        if annotation in ("bool", bool) and name not in bound:
+            refused.append((index, name, SWITCH))
+        elif _admits_none(annotation, namespace) is False:
             refused.append((index, name, str(_expected(name, annotation, None))))
     return tuple(refused)
 
