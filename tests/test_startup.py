@@ -499,6 +499,35 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
         assert not set(TREC_EVAL_PATH_UNLOADED) & set(report["modules"]), report["modules"]
 
 
+#: ``irscale ARGV`` as the process's entry point (``main()``, its start-up without the
+#: cyclic collector), printing on standard error the collections the collector made
+#: during the command (:data:`gc.callbacks`), as JSON.
+_COLLECTIONS_SCRIPT = textwrap.dedent("""
+    import gc, json, sys
+    made = []
+    gc.callbacks.append(lambda phase, info: phase == "start" and made.append(info))
+    from irscale.cli.main import main
+    sys.argv = ["irscale", *json.loads(sys.argv[1])]
+    made.clear()
+    status = main()
+    print(json.dumps({"status": status, "collections": len(made)}), file=sys.stderr)
+""")
+
+
+@pytest.mark.parametrize("argv", [["eval", "qrels", "run"],
+                                  ["eval", "-q", "-m", "all_trec", "qrels", "run", "run2"]],
+                         ids=["official", "all_trec"])
+def test_the_run_of_eval_is_made_without_the_collector(tiny, argv):
+    """``irscale eval``'s run, like its start-up, is made without the cyclic garbage
+    collector (:data:`irscale.cli.main.UNCOLLECTED_RUNS`): its imports are not walked again
+    and again; the collector is on again afterwards (for a caller of ``main``)."""
+    done = subprocess.run([sys.executable, "-c", _COLLECTIONS_SCRIPT + "\nassert "
+                           "gc.isenabled()", json.dumps(argv)], cwd=tiny, capture_output=True,
+                          text=True, timeout=300, check=True)
+    report = json.loads(done.stderr.splitlines()[-1])
+    assert report == {"status": 0, "collections": 0}, (report, done.stderr)
+
+
 def test_a_named_binding_is_checked_as_the_binding_itself(tiny):
     """``eval``'s binding, named (``"irscale.evaluation.params:EVALUATE"``), is made when
     the command line is checked (:class:`irscale.cli.rules.LaterBinding`), and refuses
