@@ -451,8 +451,9 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: resolver's pure part in :mod:`irscale.core.run_names` (so that the measures' results
 #: resolve a run as the command line does) adds one where runs are named: 76; the bindings'
 #: mechanism, loaded only where a command line gives an option ``eval``'s binding refuses
-#: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75 (63 for ``-m map``).
-TREC_EVAL_PATH_MODULES = 75
+#: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
+#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``).
+TREC_EVAL_PATH_MODULES = 74
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -469,8 +470,11 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: Modules a command line of trec_eval's measures of TREC files never loads: the bindings'
 #: mechanism (it gives none of the options ``eval``'s binding refuses, so that its rules
 #: are not made: :class:`irscale.cli.rules.LaterBinding`,
-#: :data:`irscale._manifest.BINDING_REFUSES`) and the batches' command.
-TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.cli.eval_many")
+#: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
+#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`) and the
+#: batches' command.
+TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
+                           "irscale.cli.eval_many")
 
 
 def _modules(argv: list[str], cwd) -> dict:
