@@ -205,3 +205,43 @@ def test_a_help_from_the_manifest_is_the_declared_help(monkeypatch, capsys, colu
         # with any other argument, the parser is built from the declarations
         assert build_parser(argv=[command, asked, "x"])._subparsers._group_actions[0] \
             .choices[command].format_help() == shown
+
+
+def test_the_rules_a_binding_refuses_are_the_bindings():
+    """:data:`irscale._manifest.BINDING_REFUSES` lists, for each binding a command names,
+    the options its command-line rules refuse (each rule refusing only options given):
+    a command line that gives none of them passes every rule of the binding, whatever the
+    options the rules read (``-R``, ``--compat``, ``--labels``), so that it is checked
+    without loading the binding (:class:`irscale.cli.rules.LaterBinding`); one that gives
+    one of them is checked by the binding's rules."""
+    from irscale.cli.main import build_parser
+    from irscale.cli.rules import (
+        RULES,
+        LaterBinding,
+        Rule,
+        binding_rules,
+        check_rule,
+        may_refuse,
+        named_binding,
+    )
+
+    generator = _generator()
+    assert set(_manifest.BINDING_REFUSES) == set(generator.NAMED_BINDINGS)
+    for name, refused in _manifest.BINDING_REFUSES.items():
+        rules = binding_rules(named_binding(name))
+        assert all(isinstance(rule, Rule) for rule in rules) == (refused is not None)
+        assert set(refused or ()) == {dest for rule in rules for dest in rule.dests}
+    chosen = build_parser(argv=["eval", "q", "r"])._subparsers._group_actions[0].choices
+    later = [rule for rule in chosen["eval"].get_default(RULES)
+             if isinstance(rule, LaterBinding)]
+    assert [rule.name for rule in later] == list(_manifest.BINDING_REFUSES)
+    rules = binding_rules(named_binding(later[0].name))
+    for options, skipped in [([], True), (["-R", "prefs", "--compat", "10"], True),
+                             (["--labels", "u=q"], True), (["-Z", "z"], False),
+                             (["--dataset", "d"], False)]:
+        parser = build_parser(argv=["eval", *options, "q", "r"])
+        args = parser.parse_args(["eval", *options, "q", "r"])
+        assert may_refuse(later[0].name, args) is not skipped, options
+        if skipped:  # every rule of the binding passes it
+            for rule in rules:
+                check_rule(rule, args)

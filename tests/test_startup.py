@@ -449,8 +449,11 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: ``eval`` built from the declarations of its options, the judging and the run resolver
 #: (docs/architecture.md, "The manifest", "How the eval path stays small"); the run
 #: resolver's pure part in :mod:`irscale.core.run_names` (so that the measures' results
-#: resolve a run as the command line does) adds one where runs are named: 76.
-TREC_EVAL_PATH_MODULES = 76
+#: resolve a run as the command line does) adds one where runs are named: 76; the bindings'
+#: mechanism, loaded only where a command line gives an option ``eval``'s binding refuses
+#: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
+#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``).
+TREC_EVAL_PATH_MODULES = 74
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -462,6 +465,16 @@ EVAL_HELP_MODULES = 10
 EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.params",
                       "irscale.cli.eval_many", "irscale.io.files", "irscale.io.naming",
                       "irscale.core.binding")
+
+
+#: Modules a command line of trec_eval's measures of TREC files never loads: the bindings'
+#: mechanism (it gives none of the options ``eval``'s binding refuses, so that its rules
+#: are not made: :class:`irscale.cli.rules.LaterBinding`,
+#: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
+#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`) and the
+#: batches' command.
+TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
+                           "irscale.cli.eval_many")
 
 
 def _modules(argv: list[str], cwd) -> dict:
@@ -486,8 +499,37 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
     assert len(report["modules"]) <= most, (len(report["modules"]), report["modules"])
     if argv == ["eval", "--help"]:
         assert not set(EVAL_HELP_UNLOADED) & set(report["modules"]), report["modules"]
-    else:  # the batches' command is not loaded by eval
-        assert "irscale.cli.eval_many" not in report["modules"], report["modules"]
+    else:
+        assert not set(TREC_EVAL_PATH_UNLOADED) & set(report["modules"]), report["modules"]
+
+
+#: ``irscale ARGV`` as the process's entry point (``main()``, its start-up without the
+#: cyclic collector), printing on standard error the collections the collector made
+#: during the command (:data:`gc.callbacks`), as JSON.
+_COLLECTIONS_SCRIPT = textwrap.dedent("""
+    import gc, json, sys
+    made = []
+    gc.callbacks.append(lambda phase, info: phase == "start" and made.append(info))
+    from irscale.cli.main import main
+    sys.argv = ["irscale", *json.loads(sys.argv[1])]
+    made.clear()
+    status = main()
+    print(json.dumps({"status": status, "collections": len(made)}), file=sys.stderr)
+""")
+
+
+@pytest.mark.parametrize("argv", [["eval", "qrels", "run"],
+                                  ["eval", "-q", "-m", "all_trec", "qrels", "run", "run2"]],
+                         ids=["official", "all_trec"])
+def test_the_run_of_eval_is_made_without_the_collector(tiny, argv):
+    """``irscale eval``'s run, like its start-up, is made without the cyclic garbage
+    collector (:data:`irscale.cli.main.UNCOLLECTED_RUNS`): its imports are not walked again
+    and again; the collector is on again afterwards (for a caller of ``main``)."""
+    done = subprocess.run([sys.executable, "-c", _COLLECTIONS_SCRIPT + "\nassert "
+                           "gc.isenabled()", json.dumps(argv)], cwd=tiny, capture_output=True,
+                          text=True, timeout=300, check=True)
+    report = json.loads(done.stderr.splitlines()[-1])
+    assert report == {"status": 0, "collections": 0}, (report, done.stderr)
 
 
 def test_a_named_binding_is_checked_as_the_binding_itself(tiny):

@@ -43,13 +43,15 @@ HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscal
 #: (:data:`irscale._manifest.HELP`, :func:`irscale.cli.parser.parser_of_help`).
 EVAL_HELP = HELP | {"irscale._manifest"}
 #: What a command line of ``eval`` that runs loads to build its parser: the parser of
-#: ``eval`` and the declarations of its options.
+#: ``eval`` and the declarations of its options (not the bindings' mechanism,
+#: :mod:`irscale.core.binding`: a command line giving none of the options its binding's
+#: rules refuse is checked without it, :class:`irscale.cli.rules.LaterBinding`).
 EVAL_PARSER = HELP | {
     "irscale.cli.common_params", "irscale.cli.dataset_options", "irscale.cli.eval",
     "irscale.cli.eval_options",
     "irscale.cli.intervals", "irscale.cli.options",
     "irscale.cli.outputs", "irscale.cli.rules", "irscale.cli.runargs",
-    "irscale.core.binding", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
+    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
     "irscale.core.options",
     "irscale.core.params",
     "irscale.core.reads", "irscale.core.records", "irscale.core.run_names", "irscale.evaluation",
@@ -67,7 +69,7 @@ EVAL = EVAL_PARSER | {
     "irscale.evaluation.trec_text", "irscale.io.call_inputs", "irscale.io.irds",
     "irscale.io.native_dicts", "irscale.io.native_files", "irscale.io.native_inputs",
     "irscale.io.sources", "irscale.measures", "irscale.measures.base",
-    "irscale.measures.ir_measures_names", "irscale.measures.layout",
+    "irscale.measures.layout",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
     "irscale.measures.trec_table",
@@ -181,7 +183,7 @@ COMPARE = {
     "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts", "irscale.io.native_files",
     "irscale.io.native_inputs", "irscale.io.native_trec", "irscale.io.sources", "irscale.io.table",
     "irscale.measures", "irscale.measures.base", "irscale.measures.compute",
-    "irscale.measures.ir_measures_names", "irscale.measures.layout", "irscale.measures.means",
+    "irscale.measures.layout", "irscale.measures.means",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.results", "irscale.measures.trec", "irscale.measures.trec.average_precision",
     "irscale.measures.trec_reading", "irscale.measures.trec_table", "irscale.parallel",

@@ -429,15 +429,44 @@ class LaterBinding:
     (:func:`binding_rules`, ``offered`` and ``sources`` as there) and applied in their
     order when the command line is checked: a parser built for a command line that is only
     asked for ``--help`` loads neither the binding nor :mod:`irscale.core.binding`
-    (:func:`irscale.cli.options.add_command`)."""
+    (:func:`irscale.cli.options.add_command`), and a command line that gives none of the
+    options its rules refuse loads neither either (:func:`may_refuse`)."""
 
     name: str
     offered: frozenset[str]
     sources: Sources | None = None
 
     def __call__(self, args: argparse.Namespace) -> None:
+        if self.sources is None and not may_refuse(self.name, args):
+            return
         for rule in binding_rules(named_binding(self.name), self.offered, self.sources):
             check_rule(rule, args)
+
+
+def refused_by(binding: Binding) -> tuple[str, ...] | None:
+    """The options (dests) that the command-line rules of ``binding`` refuse
+    (:func:`binding_rules`, every rule, no ``sources``): each rule a :class:`Rule`, which
+    refuses only options given (:meth:`Rule.check`), so that a command line giving none of
+    them passes every one; None where a rule may act on a command line without them (a
+    :class:`~irscale.core.binding.Required` option asked for, a
+    :class:`~irscale.core.binding.Narrows` domain that may refuse a default). The data of
+    :data:`irscale._manifest.BINDING_REFUSES`, written by ``tools/manifest.py``."""
+    rules = binding_rules(binding)
+    refusing = [rule for rule in rules if isinstance(rule, Rule)]
+    if len(refusing) < len(rules):
+        return None
+    return tuple(dict.fromkeys(dest for rule in refusing for dest in rule.dests))
+
+
+def may_refuse(name: str, args: argparse.Namespace) -> bool:
+    """Whether the rules of the binding ``name`` (``"MODULE:ATTRIBUTE"``) may refuse the
+    command line ``args``: it gives one of the options they refuse, as the manifest lists
+    them (:data:`irscale._manifest.BINDING_REFUSES`, :func:`refused_by`); True for a
+    binding the manifest does not list, or whose rules may act without them."""
+    from .._manifest import BINDING_REFUSES
+
+    dests = BINDING_REFUSES.get(name)
+    return dests is None or any(given(args, dest) for dest in dests)
 
 
 @record

@@ -67,7 +67,6 @@ from .base import (
     MeasureRequest,
     get_family,
 )
-from .ir_measures_names import irscale_name, is_ir_measure
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
@@ -292,8 +291,11 @@ def labelled_names(names: object, *, split: bool = True,
     :class:`MeasureError` for a measure irscale has no exact counterpart of)."""
     if isinstance(names, str):
         return [(name, name) for name in (names.split() if split else [names])]
-    if is_ir_measure(names):
-        names = [names]
+    if not isinstance(names, (list, tuple)):  # (names alone load no ir_measures_names)
+        from .ir_measures_names import is_ir_measure
+
+        if is_ir_measure(names):
+            names = [names]
     items = None
     if not isinstance(names, (bytes, bytearray, memoryview)):
         try:
@@ -304,13 +306,15 @@ def labelled_names(names: object, *, split: bool = True,
         raise MeasureError(f"{expected}, got {shorten(repr(names))}")
     labelled = []
     for item in items:
-        if is_ir_measure(item):
-            labelled.append((str(item), irscale_name(item)))
-        elif isinstance(item, str):
+        if isinstance(item, str):
             labelled.append((item, item))
-        else:
+            continue
+        from .ir_measures_names import irscale_name, is_ir_measure
+
+        if not is_ir_measure(item):
             raise MeasureError(f"{expected}, got {shorten(repr(names))} "
                                f"({shorten(repr(item))} is not a string)")
+        labelled.append((str(item), irscale_name(item)))
     return labelled
 
 
