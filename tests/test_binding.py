@@ -17,6 +17,7 @@ from irscale.cli.rules import RULES, Rule
 from irscale.core.binding import (
     Binding,
     Choice,
+    Derived,
     Either,
     Excludes,
     Narrows,
@@ -678,3 +679,32 @@ def test_a_rule_refuses_a_value_it_cannot_compare():
         flagged("x", flag=np.array([True, False]), span=2)
     assert caught.value.param == "flag"
     assert caught.value.__cause__ is None
+
+
+PARTS = Param("parts", Names("part", ("a", "b", "c")), None, "the parts, derived from names",
+              ("parts",))
+DERIVED = Binding((LEVEL,), rules=(Needs((SPAN,), "part c", on=PARTS, values=("c",)),),
+                  derived=(Derived(PARTS, lambda call: (call["level"], *call["names"])),))
+
+
+@DERIVED
+def derived(data, *, names="a", level=1, span=None, parts=()):
+    return parts, level, span
+
+
+def test_a_value_derived_from_the_call():
+    """:class:`~irscale.core.binding.Derived`: a value the rules depend on, worked out on
+    entry from the call's arguments (defaults included, each as its domain returned it),
+    given to the body; a caller who gives it is refused as for a keyword not taken."""
+    assert derived("x") == ((1, "a"), 1, None)
+    assert derived("x", names="ac", level=2.0, span=3) == ((2, "a", "c"), 2, 3)
+    with pytest.raises(ParameterError, match=r"^span= applies to part c, not to parts "
+                       r"\(1, 'a'\)$"):
+        derived("x", span=3)
+    with pytest.raises(ParameterError, match=r"^level must be an integer ≥ 1, got 0$"):
+        derived("x", level=0, span=3)
+    with pytest.raises(ParameterError, match=r"^derived: unknown keyword argument\(s\) "
+                       r"parts; it takes data, names, level, span$"):
+        derived("x", parts=("c",))
+    with pytest.raises(TypeError, match="declares"):
+        DERIVED(lambda data, *, names="a", level=1, span=None: data)

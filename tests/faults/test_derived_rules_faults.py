@@ -16,7 +16,10 @@ own words, from the same declaration.
 * ``split_study``'s ``shards`` apply to the shard models among the procedures studied
   (``meta split --shard-scores``, ``--empty``): the API dropped them silently without one,
   the command line refused them by a rule of its own. The rule reads the procedures by
-  their canonical names (``md3`` is ``MD3``), in ``models`` and in the pairs of ``cross``.
+  their canonical names (``md3`` is ``MD3``), in ``models`` and in the pairs of ``cross``;
+* the values those rules read (the procedures of a study, the kind of a measure whose
+  scale is built) are derived by the binding on entry
+  (:class:`~irscale.core.binding.Derived`), refused as unknown keywords where given.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irscale import meta, stats
+from irscale import meta, scales, stats
 from irscale.errors import InputError, ParameterError
 from irscale.stats.names import SHARD_MODEL_NAMES
 
@@ -79,6 +82,11 @@ ROWS = [
         "shards= applies to the shard models", "('MD1', 'MD2')"),
     bad("split_study-empty-without-shard-model", lambda a: _split(
         models=("MD1",), options={"md3": {"empty": "zero"}}), "['MD3'] not in the study"),
+    # the values the rules read are derived on entry (Derived), never the caller's to give
+    bad("split_study-procedures-given", lambda a: _split(procedures=("MD3",)),
+        "split_study: unknown keyword argument(s) procedures", "it takes data, sizes"),
+    bad("scale-kind-given", lambda a: scales.scale("AP", 3, kind="diversity measure"),
+        "scale: unknown keyword argument(s) kind;", "intents, executor, shards, summary"),
 ]
 
 

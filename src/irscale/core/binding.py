@@ -451,6 +451,21 @@ class SizedBy:
 Rule = Needs | Required | Excludes | Either | Narrows | SizedBy
 
 
+@record
+class Derived:
+    """A value the function's rules depend on, derived from the call's other arguments
+    (``value(arguments)``: every argument by name, defaults included) and never given: the
+    kind of a measure (:func:`irscale.scales.params.measure_kind`), the procedures of a
+    topic-splitting study (:func:`irscale.meta.params.split_procedures`). ``param``, a
+    keyword-only parameter of the function, is worked out on entry after the domains and
+    before the rules, and the function receives it as if given; a caller who gives it is
+    refused as for a keyword the function does not take. The command line derives it
+    itself, ahead of its rules (``ahead=(Default(DEST, derive),)``)."""
+
+    param: Param
+    value: Callable[[Mapping[str, Any]], object]
+
+
 def _label(param: Param) -> str:
     """How a message names ``param``: its label where the label names its Python name too
     (``relevance level (-l, relevance_level)``, as every function and trec_eval's options
@@ -480,11 +495,14 @@ class Binding:
     ``rules``, when some of them apply (:class:`~irscale.core.params.Needs` with ``on``,
     :class:`Excludes`) or are needed (:class:`Required`); ``takes``, parameters the
     function takes whose domain cannot be declared (a seed that also takes a numpy
-    Generator), named so that a :class:`Choice` knows the function takes them."""
+    Generator), named so that a :class:`Choice` knows the function takes them;
+    ``derived``, values the rules depend on that the call's other arguments give
+    (:class:`Derived`)."""
 
     params: tuple[Param, ...]
     rules: tuple[Rule, ...] = ()
     takes: tuple[Param, ...] = ()
+    derived: tuple[Derived, ...] = ()
 
     def declares(self) -> dict[str, Param]:
         """Every parameter the binding names, by name: its ``params``, ``takes`` and the
@@ -502,7 +520,8 @@ class Binding:
         """This binding with parameters a command adds to its function's, for a
         :class:`Choice` (``compare --test bootstrap-anova --model``, which chooses the
         function's ``interaction``; the level of the test that follows a function)."""
-        return Binding((*self.params, *params), rules=self.rules, takes=self.takes)
+        return Binding((*self.params, *params), rules=self.rules, takes=self.takes,
+                       derived=self.derived)
 
     def __call__(self, function: F) -> F:
         """``function`` checked on entry (its declared parameters must be its own, or
@@ -547,7 +566,8 @@ class Binding:
         found = arity(function)
         taken = set() if found is None else {*found.positional, *found.keyword_only}
         strays = [] if found is not None and found.varkw else \
-            [p.name for p in (*self.params, *self.takes) if p.name not in taken]
+            [p.name for p in (*self.params, *self.takes, *(d.param for d in self.derived))
+             if p.name not in taken]
         if strays:
             raise TypeError(f"{function.__qualname__} declares {strays}, which it does not "
                             "take")
@@ -564,15 +584,23 @@ class Binding:
     def bind(self, function: Callable[..., Any], args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The call's arguments checked (arity, domains, rules), as the function receives
-        them: each declared parameter given a value holds the value its domain returns."""
-        bound = bind_arguments(function, args, kwargs)
+        them: each declared parameter given a value holds the value its domain returns, each
+        :class:`Derived` value is given."""
         found = arity(function)
+        derived = [item.param.name for item in self.derived]
+        if found is not None and any(name in kwargs for name in derived):
+            error = keyword_error(str(getattr(function, "__name__", "the function")), kwargs,
+                                  [name for name in found.keywords if name not in derived])
+            assert error is not None  # (a derived name is not taken)
+            raise error
+        bound = bind_arguments(function, args, kwargs)
         if bound is None or found is None:  # pragma: no cover - a Python function always has one
             return args, kwargs
         checked = self._checked(bound, found)
         names = found.positional[:len(args)]
         args = tuple(checked[name] for name in names) + args[len(names):]
         kwargs = {key: checked.get(key, value) for key, value in kwargs.items()}
+        kwargs.update((name, checked[name]) for name in derived)
         for rule in self.rules:  # a default read from the data: given as if by keyword
             name = rule.param.name if isinstance(rule, SizedBy) else None
             if name is not None and name not in names and checked.get(name) is not None:
@@ -581,8 +609,8 @@ class Binding:
 
     def _checked(self, bound: Mapping[str, Any], found: Arity) -> dict[str, Any]:
         """The arguments ``bound`` by name (of a function of arity ``found``), each
-        declared parameter's checked against its domain (as the domain returns it), then
-        the rules."""
+        declared parameter's checked against its domain (as the domain returns it), the
+        derived values worked out, then the rules."""
         checked = dict(bound)
         defaults = self.defaults(found)
         for param in self.params:
@@ -596,6 +624,8 @@ class Binding:
                 except ParameterError as error:
                     error.param = param.name
                     raise
+        for item in self.derived:
+            checked[item.param.name] = item.value({**defaults, **checked})
         for rule in self.rules:
             if isinstance(rule, SizedBy) and checked.get(rule.param.name) is None:
                 checked[rule.param.name] = rule.value(checked)

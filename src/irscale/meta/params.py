@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from ..core.binding import Binding, Choice, Excludes, SizedBy
+from ..core.binding import Binding, Choice, Derived, Excludes, SizedBy
 from ..core.extras import PYVINECOPULIB, Requires
 from ..core.params import (
     CUTOFF,
@@ -291,9 +291,10 @@ def split_procedures(models: object, cross: object) -> tuple[str, ...]:
     """The procedures of a topic-splitting study (:data:`SPLIT_PROCEDURES`), each once by its
     canonical name (:data:`~irscale.stats.names.PROCEDURE`, whose case does not matter:
     ``md3`` is ``MD3``): those of ``models``, then both of every pair of ``cross``. The value
-    the binding of :func:`irscale.meta.split_study` rules on (``SPLIT``), derived alike by
-    the function and the command line. A name that names no procedure, or an argument of
-    the wrong shape, is left out here: the study refuses it, naming it, as it reads it."""
+    the binding of :func:`irscale.meta.split_study` rules on (``SPLIT``, which derives it on
+    entry), derived alike by the function and the command line. A name that names no procedure,
+    or an argument of the wrong shape, is left out here: the study refuses it, naming it, as it
+    reads it."""
     def items(value: object) -> tuple[object, ...]:  # (an iterator is the study's to read)
         plain = isinstance(value, Iterable) and not isinstance(value, (str, bytes, Iterator))
         return tuple(value) if plain else ()  # type: ignore[arg-type]
@@ -309,7 +310,9 @@ def split_procedures(models: object, cross: object) -> tuple[str, ...]:
 #: ``cross``), and would be left unread without one.
 SPLIT = Binding((SPLIT_REPETITIONS, SIGNIFICANCE),
                 rules=(Needs((SPLIT_SHARDS,), "the shard models (MD3, MD3f, ...) among those "
-                             "studied", on=SPLIT_PROCEDURES, values=SHARD_MODEL_NAMES),))
+                             "studied", on=SPLIT_PROCEDURES, values=SHARD_MODEL_NAMES),),
+                derived=(Derived(SPLIT_PROCEDURES,
+                                 lambda args: split_procedures(args["models"], args["cross"])),))
 #: :func:`irscale.meta.swap_rates` (``meta swap``): the level and the resamples apply to
 #: the significance filter ``test`` (without it no test is run), the resamples to a
 #: resampling test only.

@@ -81,7 +81,6 @@ from .params import (
     SPLIT_SIZE,
     SWAP,
     TOPIC_SPLITS,
-    split_procedures,
 )
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
@@ -330,6 +329,7 @@ class SplitStudy(HtmlRepr):
                 f"{len(comparisons)} comparison(s), α={alpha_text(self.alpha)})")
 
 
+@SPLIT
 def split_study(
     data: object,
     sizes: Sequence[int] = DEFAULT_SIZES,
@@ -346,6 +346,7 @@ def split_study(
     options: Mapping[str, Mapping[str, object]] | None = None,
     progress: ProgressArg = False,
     executor: ExecutorArg = "local",
+    procedures: tuple[str, ...] = (),
 ) -> SplitStudy:
     """Topic-splitting study (module documentation).
 
@@ -365,36 +366,9 @@ def split_study(
     both of every ``cross`` pair, by their canonical names, in any case:
     :func:`~irscale.meta.params.split_procedures`): given without one, it is refused on
     entry by the binding (:data:`irscale.meta.params.SPLIT`), as ``irscale meta split``
-    refuses ``--shard-scores`` and ``--empty``.
+    refuses ``--shard-scores`` and ``--empty``. ``procedures`` is that binding's, derived on
+    entry (:class:`~irscale.core.binding.Derived`), never given.
     """
-    return _split_study(data, sizes, repetitions, models=models, cross=cross, measure=measure,
-                        systems=systems, shards=shards, alpha=alpha, rng=rng,
-                        correction=correction, options=options, progress=progress,
-                        executor=executor, procedures=split_procedures(models, cross))
-
-
-@SPLIT
-def _split_study(
-    data: object,
-    sizes: Sequence[int] = DEFAULT_SIZES,
-    repetitions: int = 100,
-    *,
-    models: Sequence[str] = ("MD1", "MD2", "MD2f"),
-    cross: Sequence[tuple[str, str]] = (),
-    measure: str | None = None,
-    systems: Sequence[str] | None = None,
-    shards: object = None,
-    alpha: float = 0.05,
-    rng: RngArg = None,
-    correction: Correction | None = "none",
-    options: Mapping[str, Mapping[str, object]] | None = None,
-    progress: ProgressArg = False,
-    executor: ExecutorArg = "local",
-    procedures: tuple[str, ...] = (),
-) -> SplitStudy:
-    """:func:`split_study`, its ``procedures`` derived
-    (:func:`~irscale.meta.params.split_procedures`) for the rules of its binding, which
-    read them on entry."""
     del procedures  # (the body reads the procedures from models and cross, as it checks them)
     executor = check_executor(executor)
     rng = check_rng(rng)

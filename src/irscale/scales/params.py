@@ -104,11 +104,11 @@ def measure_kind(measure: object) -> str:
     """The kind of a measure whose scale is built (:data:`MEASURE_KIND`): ``"diversity
     measure"`` (``alpha-nDCG@5``, ``ERR-IA@10`` ...: its documents are relevant to subsets
     of the intents, its image enumerated over (2^S)^N runs) or ``"graded measure"`` (one
-    degree per document, over REL^N). The value the binding of
-    :func:`irscale.scales.scale` rules on (``SCALE``), derived alike by the function and
-    the command line (the diversity measures, which import numpy, looked up only for a
-    name that is neither a scale of the papers nor a measure of trec_eval or the
-    catalogue: a call refused by its options is refused before numpy is imported)."""
+    degree per document, over REL^N). The value the binding of :func:`irscale.scales.scale`
+    rules on (``SCALE``, which derives it on entry), derived alike by the function and the
+    command line (the diversity measures, which import numpy, looked up only for a name that is
+    neither a scale of the papers nor a measure of trec_eval or the catalogue: a call refused by
+    its options is refused before numpy is imported)."""
     import re
 
     if not isinstance(measure, str) or re.match(SCALE_PAPER_NAME, measure.strip()):
@@ -147,7 +147,7 @@ def _bindings() -> dict[str, Any]:
     relevance level, φ's ties and, for files, the order of ties), and
     :func:`irscale.scales.scale` (``SCALE``, ``irscale scale image``: the degrees, the
     intents and the shards, by the kind of the measure, :data:`MEASURE_KIND`)."""
-    from ..core.binding import Binding, Required
+    from ..core.binding import Binding, Derived, Required
     from ..core.options import TIE_POLICY
     from ..core.params import RELEVANCE, Needs
 
@@ -161,7 +161,8 @@ def _bindings() -> dict[str, Any]:
                              "document (a diversity measure's documents are relevant to "
                              "subsets of the intents, its image enumerated in fixed shards)",
                              on=MEASURE_KIND, values=graded),
-                       Required(SCALE_INTENTS, on=MEASURE_KIND, values=diversity))),
+                       Required(SCALE_INTENTS, on=MEASURE_KIND, values=diversity)),
+                derived=(Derived(MEASURE_KIND, lambda args: measure_kind(args["measure"])),)),
             "DIVERSITY_MEASURE": Binding((SCALE_INTENTS,)),
             "TAU_TABLE": Binding((TAU_LENGTHS, SCALE_LEVELS, RELEVANCE, PHI_TIES, TIE_POLICY)),
             "TRANSFORM": Binding((*space, TIE_POLICY)),

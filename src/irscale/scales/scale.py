@@ -34,7 +34,7 @@ from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array, forwarded
 from .measures import ScaleMeasure, scale_measure
 from .pairs import PairImage
-from .params import SCALE, measure_kind
+from .params import SCALE
 from .params import TIE_STRATEGIES as TIE_STRATEGIES
 from .space import Context, Space, to_context
 
@@ -323,12 +323,14 @@ class Scale:
             or inner.table._n_distinct is not None
 
 
+@SCALE
 def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
           recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
           queries: int = DEFAULT_QUERIES, announce: bool = True,
           intents: int | None = None, executor: ExecutorArg = "local",
-          shards: int | None = None, summary: int | None = None) -> Scale:
+          shards: int | None = None, summary: int | None = None,
+          kind: str = "graded measure") -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
     ``N`` ≥ 1; ``levels`` from 2 to 128 (default 2). A diversity measure (``alpha-nDCG@5``,
@@ -362,25 +364,12 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     image is the same, bit for bit, wherever they run. ``shards`` for an image without
     pair buckets (closed forms, enumeration) is a :class:`~irscale.errors.ParameterError`.
 
-    Which of ``levels``, ``intents`` and ``shards`` apply depends on the kind of the
-    measure (:func:`measure_kind`): they are checked on entry by the binding of that kind
-    (:data:`irscale.scales.params.SCALE`), as ``irscale scale image`` checks its options.
+    Which of ``levels``, ``intents`` and ``shards`` apply depends on the kind of the measure
+    (:func:`~irscale.scales.params.measure_kind`): they are checked on entry by the binding of
+    that kind (:data:`irscale.scales.params.SCALE`, which derives ``kind`` on entry:
+    :class:`~irscale.core.binding.Derived`, never given), as ``irscale scale image`` checks its
+    options.
     """
-    return _scale(measure, N, levels, kind=measure_kind(measure), recall_base=recall_base,
-                  feasible=feasible, progress=progress, max_memory=max_memory,
-                  explain=explain, queries=queries, announce=announce, intents=intents,
-                  executor=executor, shards=shards, summary=summary)
-
-
-@SCALE
-def _scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
-           kind: str = "graded measure",
-           recall_base: Sequence[int] | Context | int | None, feasible: bool, progress: bool,
-           max_memory: str | int | None, explain: bool, queries: int, announce: bool,
-           intents: int | None = None, executor: ExecutorArg = "local",
-           shards: int | None = None, summary: int | None) -> Scale:
-    """:func:`scale`, its measure's ``kind`` derived (:func:`measure_kind`) and the
-    parameters that kind takes checked on entry."""
     from .diversity import diversity_scale
 
     executor = check_executor(executor)
