@@ -32,20 +32,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..core.progress import ProgressArg, check_progress, check_stop
+from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .effects import standard_error
 from .params import RESAMPLING_TEST
-from .resampling import (
-    Convention,
-    RngArg,
-    chunk_sizes,
-    exceedances,
-    mc_pvalue,
-    run_chunks,
-    seed_sequence,
-)
+from .resampling import Convention, RngArg, by_blocks, exceedances, monte_carlo_pvalues
 from .results import TestResult
 from .validation import TIE_RTOL, Alternative
 
@@ -73,38 +65,6 @@ def studentised_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     return studentise(mean, np.sqrt(var / n))
 
 
-def _run(
-    work: Callable[..., np.ndarray], shared: tuple[object, ...], pairs: int, *,
-    alternative: Alternative, samples: int, rng: RngArg, convention: str,
-    workers: int | None, executor: ExecutorArg, progress: ProgressArg,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Count exceedances over ``samples`` bootstrap samples; p-values and MC errors.
-
-    ``work(*shared, generator, size)`` (a module-level function, so that a Dask worker
-    can run it) draws one chunk of samples and counts, per pair, the samples as extreme as
-    observed.
-    """
-    check_progress(progress)  # (the rest bound: RESAMPLING_TEST; workers: run_chunks)
-    hits = np.zeros(pairs, dtype=np.int64)
-
-    def add(_: int, counts: np.ndarray) -> None:
-        hits[:] += counts
-
-    run_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng), add, shared=shared,
-               workers=workers, executor=executor, progress=progress)
-    return mc_pvalue(hits, samples, convention)
-
-
-def _by_blocks(pairs: int, count_of: Callable[[slice], np.ndarray]) -> np.ndarray:
-    """``count_of(part)`` for the pairs in blocks of :data:`BLOCK`, as one array."""
-    out = np.zeros(pairs, dtype=np.int64)
-    for start in range(0, pairs, BLOCK):
-        check_stop()  # (a chunk given up stops here: irscale.core.progress)
-        part = slice(start, start + BLOCK)
-        out[part] = count_of(part)
-    return out
-
-
 def plain_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
     """mean(w*) of every sample (rows of ``counts``) and column."""
     return counts @ w / w.shape[0]
@@ -118,7 +78,7 @@ def _centred_chunk(
     """Per pair, the resamples of the rows of ``w`` whose ``statistic`` is as extreme."""
     n = w.shape[0]
     counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-    return _by_blocks(w.shape[1], lambda part: exceedances(
+    return by_blocks(w.shape[1], BLOCK, lambda part: exceedances(
         statistic(counts, w[:, part]), observed[part], alternative, tol[part]))
 
 
@@ -128,7 +88,7 @@ def _studentised_two_sided_chunk(
     """Per pair, the resamples with |t(w*)| ≥ threshold (the two-sided fast path)."""
     n = w.shape[0]
     counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-    return _by_blocks(w.shape[1], lambda part: two_sided_studentised_hits(
+    return by_blocks(w.shape[1], BLOCK, lambda part: two_sided_studentised_hits(
         counts, w[:, part], w2[:, part], threshold[part]))
 
 
@@ -138,7 +98,7 @@ def _unpaired_chunk(
 ) -> np.ndarray:
     """Per pair, the pooled resamples whose difference of means is as extreme."""
     draws = gen.integers(0, v.shape[0], size=(size, v.shape[0]))
-    return _by_blocks(v.shape[1], lambda part: exceedances(
+    return by_blocks(v.shape[1], BLOCK, lambda part: exceedances(
         unpaired_means(draws, v[:, part], n), observed[part], alternative, tol[part]))
 
 
@@ -184,9 +144,9 @@ def paired_bootstrap_kernel(
         shared: tuple[object, ...] = (w, w * w, threshold)
     else:
         work, shared = _centred_chunk, (w, studentised_means, observed, alternative, tol)
-    p, se = _run(work, shared, len(observed), alternative=alternative, samples=samples,
-                 rng=rng, convention=convention, workers=workers, executor=executor,
-                 progress=progress)
+    p, se = monte_carlo_pvalues(work, shared, len(observed), samples=samples, chunk=CHUNK,
+                                rng=rng, convention=convention, workers=workers,
+                                executor=executor, progress=progress)
     p = np.where(np.isnan(observed), 1.0, p)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"studentised, {samples} bootstrap samples")
@@ -202,9 +162,10 @@ def bootstrap_shift_kernel(
     z = x - y
     observed = z.mean(axis=0)
     tol = TIE_RTOL * np.abs(z).mean(axis=0)
-    p, se = _run(_centred_chunk, (z - observed, plain_means, observed, alternative, tol),
-                 len(observed), alternative=alternative, samples=samples, rng=rng,
-                 convention=convention, workers=workers, executor=executor, progress=progress)
+    p, se = monte_carlo_pvalues(
+        _centred_chunk, (z - observed, plain_means, observed, alternative, tol), len(observed),
+        samples=samples, chunk=CHUNK, rng=rng, convention=convention, workers=workers,
+        executor=executor, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"shifted mean, {samples} bootstrap samples")
 
@@ -228,9 +189,10 @@ def unpaired_bootstrap_kernel(
     v = np.concatenate([x, y], axis=0)
     observed = x.mean(axis=0) - y.mean(axis=0)
     tol = TIE_RTOL * np.abs(v).max(axis=0)
-    p, se = _run(_unpaired_chunk, (v, n, observed, alternative, tol), len(observed),
-                 alternative=alternative, samples=samples, rng=rng, convention=convention,
-                 workers=workers, executor=executor, progress=progress)
+    p, se = monte_carlo_pvalues(_unpaired_chunk, (v, n, observed, alternative, tol),
+                                len(observed), samples=samples, chunk=CHUNK, rng=rng,
+                                convention=convention, workers=workers, executor=executor,
+                                progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"pooled resampling, {samples} samples")
 

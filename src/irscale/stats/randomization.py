@@ -22,20 +22,12 @@ from typing import Literal
 
 import numpy as np
 
-from ..core.progress import ProgressArg, check_progress, check_stop
+from ..core.progress import ProgressArg, check_progress
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers
 from ._twosample import Outcome, TestSpec, run_test
 from .params import RESAMPLING_TEST
-from .resampling import (
-    Convention,
-    RngArg,
-    chunk_sizes,
-    exceedances,
-    mc_pvalue,
-    run_chunks,
-    seed_sequence,
-)
+from .resampling import Convention, RngArg, by_blocks, exceedances, monte_carlo_pvalues
 from .results import TestResult
 from .validation import TIE_RTOL, Alternative
 
@@ -51,13 +43,9 @@ MAX_EXACT_TOPICS = 24
 
 def _count_block(signs: np.ndarray, d: np.ndarray, observed: np.ndarray,
                  alternative: Alternative, tol: np.ndarray) -> np.ndarray:
-    counts = np.zeros(d.shape[1], dtype=np.int64)
-    for start in range(0, d.shape[1], BLOCK):
-        check_stop()  # (a chunk given up stops here: irscale.core.progress)
-        part = slice(start, start + BLOCK)
-        sums = signs @ d[:, part]
-        counts[part] = exceedances(sums, observed[part], alternative, tol[part])
-    return counts
+    """Per pair, the sign vectors (rows of ``signs``) whose sum is as extreme as observed."""
+    return by_blocks(d.shape[1], BLOCK, lambda part: exceedances(
+        signs @ d[:, part], observed[part], alternative, tol[part]))
 
 
 def _random_signs_chunk(d: np.ndarray, observed: np.ndarray, alternative: Alternative,
@@ -115,15 +103,10 @@ def randomization_kernel(
         return Outcome(statistic=statistic, pvalue=np.clip(p, 0, 1), samples=total,
                        mc_se=np.zeros_like(p), convention="exact",
                        method=f"exact enumeration of 2^{n} sign vectors")
-    counts = np.zeros(d.shape[1], dtype=np.int64)
-
-    def add(_: int, hits: np.ndarray) -> None:
-        counts[:] += hits
-
-    run_chunks(_random_signs_chunk, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng), add,
-               shared=(d, observed, alternative, tol), workers=workers, executor=executor,
-               progress=progress)
-    p, se = mc_pvalue(counts, samples, convention)
+    p, se = monte_carlo_pvalues(_random_signs_chunk, (d, observed, alternative, tol),
+                                d.shape[1], samples=samples, chunk=CHUNK, rng=rng,
+                                convention=convention, workers=workers, executor=executor,
+                                progress=progress)
     return Outcome(statistic=statistic, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"Monte Carlo, {samples} sign vectors")
 

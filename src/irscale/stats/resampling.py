@@ -37,7 +37,7 @@ import numpy as np
 
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
 from ..core.params import RESAMPLES, SEED
-from ..core.progress import ProgressArg, progress_reporter
+from ..core.progress import ProgressArg, check_progress, check_stop, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .validation import Alternative, check_count
@@ -222,6 +222,39 @@ def map_chunks(
     run_chunks(work, sizes, seeds, lambda _, result: results.append(result), shared=shared,
                workers=workers, executor=executor, progress=progress)
     return results
+
+
+def monte_carlo_pvalues(
+    work: Callable[..., np.ndarray], shared: tuple[Any, ...], pairs: int, *, samples: int,
+    chunk: int, rng: RngArg, convention: str, workers: int | None, executor: ExecutorArg,
+    progress: ProgressArg,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The Monte Carlo p-values of ``pairs`` compared pairs and their standard errors
+    (:func:`mc_pvalue`), over ``samples`` samples drawn in chunks of ``chunk``
+    (:func:`run_chunks`): ``work(*shared, generator, size)`` (a module-level function, so
+    that a Dask worker can run it) draws one chunk and counts, per pair, the samples as
+    extreme as observed (:func:`exceedances`)."""
+    check_progress(progress)  # (workers: run_chunks)
+    hits = np.zeros(pairs, dtype=np.int64)
+
+    def add(_: int, counts: np.ndarray) -> None:
+        hits[:] += counts
+
+    run_chunks(work, chunk_sizes(samples, chunk), seed_sequence(rng=rng), add, shared=shared,
+               workers=workers, executor=executor, progress=progress)
+    return mc_pvalue(hits, samples, convention)
+
+
+def by_blocks(pairs: int, block: int, count_of: Callable[[slice], np.ndarray]) -> np.ndarray:
+    """``count_of(part)`` for ``pairs`` pairs in blocks of ``block`` (a chunk's samples ×
+    block temporaries stay small), as one array; a chunk given up stops between blocks
+    (:func:`irscale.core.progress.check_stop`)."""
+    out = np.zeros(pairs, dtype=np.int64)
+    for start in range(0, pairs, block):
+        check_stop()
+        part = slice(start, start + block)
+        out[part] = count_of(part)
+    return out
 
 
 def exceedances(
