@@ -81,26 +81,27 @@ CITATIONS = Param("citations", InputFiles(), None, "support judgments of the run
                   "the TREC RAG track's; as irscale text citations reads them): the report "
                   "gets a section on the answers (citation recall and precision, AIS, "
                   "support precision and recall)", ("--citations",), "FILE")
-#: A human sample of the nugget assignments (``--assignments-sample FILE...``): the
-#: parameter of ``irscale text nuggets --human-sample`` under the report's name.
-ASSIGNMENTS_SAMPLE = replace(
-    HUMAN_SAMPLE, name="assignments_sample", flags=("--assignments-sample",),
-    doc="human assignment records (the same JSON lines) of a sample of the nuggets of the "
-    "--assignments, which are then a model's: the section adds every run's score "
-    "corrected on the sample (prediction-powered, with its interval)")
-#: How it was drawn (``--assignments-design``: ``irscale text nuggets --design``'s).
-ASSIGNMENTS_DESIGN = replace(HUMAN_DESIGN, name="assignments_design",
-                             flags=("--assignments-design",))
-#: A human sample of the support judgments (``--citations-sample FILE...``): the
-#: parameter of ``irscale text citations --human-sample`` under the report's name.
-CITATIONS_SAMPLE = replace(
-    CITATION_SAMPLE, name="citations_sample", flags=("--citations-sample",),
-    doc="human support judgments (the same JSON lines) of a sample of the answers (or "
-    "sentences) of the --citations, which are then a model's: the section adds every "
-    "run's score corrected on the sample (prediction-powered, with its interval)")
-#: How it was drawn (``--citations-design``: ``irscale text citations --design``'s).
-CITATIONS_DESIGN = replace(CITATION_DESIGN, name="citations_design",
-                           flags=("--citations-design",))
+def _human_sample(files: str, sample: Param, design: Param, what: str) -> tuple[Param, Param]:
+    """The human sample of the ``--{files}`` (``--{files}-sample FILE...``) and how it was
+    drawn (``--{files}-design``): the text command's ``sample`` and ``design`` parameters
+    under the report's names; ``what``, the records and what they sample."""
+    return (replace(sample, name=f"{files}_sample", flags=(f"--{files}-sample",),
+                    doc=f"{what} of the --{files}, which are then a model's: the section "
+                    "adds every run's score corrected on the sample (prediction-powered, with "
+                    "its interval)"),
+            replace(design, name=f"{files}_design", flags=(f"--{files}-design",)))
+
+
+#: A human sample of the nugget assignments and how it was drawn: the parameters of
+#: ``irscale text nuggets --human-sample`` and ``--design`` under the report's names.
+ASSIGNMENTS_SAMPLE, ASSIGNMENTS_DESIGN = _human_sample(
+    "assignments", HUMAN_SAMPLE, HUMAN_DESIGN,
+    "human assignment records (the same JSON lines) of a sample of the nuggets")
+#: A human sample of the support judgments and how it was drawn: the parameters of
+#: ``irscale text citations --human-sample`` and ``--design`` under the report's names.
+CITATIONS_SAMPLE, CITATIONS_DESIGN = _human_sample(
+    "citations", CITATION_SAMPLE, CITATION_DESIGN,
+    "human support judgments (the same JSON lines) of a sample of the answers (or sentences)")
 #: Each file set's human sample and its design.
 SAMPLE_OF = {"assignments": (ASSIGNMENTS_SAMPLE, ASSIGNMENTS_DESIGN),
              "citations": (CITATIONS_SAMPLE, CITATIONS_DESIGN)}
