@@ -453,14 +453,11 @@ Rule = Needs | Required | Excludes | Either | Narrows | SizedBy
 
 @record
 class Derived:
-    """A value the function's rules depend on, derived from the call's other arguments
-    (``value(arguments)``: every argument by name, defaults included) and never given: the
-    kind of a measure (:func:`irscale.scales.params.measure_kind`), the procedures of a
-    topic-splitting study (:func:`irscale.meta.params.split_procedures`). ``param``, a
-    keyword-only parameter of the function, is worked out on entry after the domains and
-    before the rules, and the function receives it as if given; a caller who gives it is
-    refused as for a keyword the function does not take. The command line derives it
-    itself, ahead of its rules (``ahead=(Default(DEST, derive),)``)."""
+    """A value the rules read, ``value(arguments)`` of the call's arguments by name
+    (defaults included), never given: the kind of a measure, the procedures of a
+    topic-splitting study. ``param``, a keyword of the function, is worked out on entry
+    after the domains, before the rules, and passed as if given; a caller who gives it is
+    refused as for a keyword not taken. The command line derives it ahead of its rules."""
 
     param: Param
     value: Callable[[Mapping[str, Any]], object]
@@ -584,8 +581,7 @@ class Binding:
     def bind(self, function: Callable[..., Any], args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The call's arguments checked (arity, domains, rules), as the function receives
-        them: each declared parameter given a value holds the value its domain returns, each
-        :class:`Derived` value is given."""
+        them: each declared parameter given a value holds the value its domain returns."""
         found = arity(function)
         derived = [item.param.name for item in self.derived]
         if found is not None and any(name in kwargs for name in derived):
