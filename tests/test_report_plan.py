@@ -121,7 +121,7 @@ def test_out_of_the_report_without_a_pilot(inputs):
     ({"plan_width": 0.0}, "plan_width must be a positive number"),
     ({"plan_design": "best"}, "unknown label design 'best'"),
     ({"plan_design": "uniform", "plan_uniform_share": 0.2}, "plan_uniform_share="),
-    ({"plan_pairs": ["bm25:nosuch"]}, "plan_pairs: 'bm25:nosuch' names run 'nosuch'"),
+    ({"plan_pairs": ["bm25:nosuch"]}, "plan_pairs: 'bm25:nosuch': run 'nosuch' names no run"),
     ({"plan_pairs": ["bm25:bm25"]}, "plan_pairs: 'bm25:bm25' names one run twice"),
     ({"plan_pairs": ["bm25"]}, "plan_pairs: a pair of runs takes A:B"),
 ])

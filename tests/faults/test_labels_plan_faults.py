@@ -9,6 +9,7 @@ import pytest
 
 from .catalog import trec_file_faults
 from .conftest import (
+    RUN_IDS,
     err,
     file_holds_output_of,
     ok,
@@ -73,7 +74,13 @@ CASES = [
     bad("plan-share-range", [*PLAN, "--uniform-share", "1.5"], opt("--uniform-share")),
     bad("plan-share-not-active", [*PLAN, "--design", "uniform", "--uniform-share", "0.2"],
         "--uniform-share", "--design active"),
-    bad("plan-pair-unknown-run", [*PLAN, "--pairs", "a:x"], "'x'", "a, b, c"),
+    # a pair's runs designated as every argument naming a run: name, file or run id
+    good("plan-pairs-by-file-and-runid", [*PLAN, "--pairs", "a.run:" + RUN_IDS["b"],
+                                          "--format", "csv"], output_contains("a − b")),
+    bad("plan-pair-unknown-run", [*PLAN, "--pairs", "a:x"], "'x'", "names no run",
+        "'a' (a.run)"),
+    bad("plan-pair-same-run-by-file", [*PLAN, "--pairs", "a:a.run"], opt("--pairs"),
+        "twice"),
     bad("plan-pair-no-colon", [*PLAN, "--pairs", "ab"], opt("--pairs"), "A:B"),
     bad("plan-pair-same-run", [*PLAN, "--pairs", "a:a"], opt("--pairs"), "twice"),
     bad("plan-no-run", PLAN[:4] + PLAN[7:], "one run file"),

@@ -39,22 +39,25 @@ class PlanInputs:
     shift_high: np.ndarray
 
 
-def check_run_pairs(pairs: Sequence[Sequence[str]] | None, names: list[str],
+def check_run_pairs(pairs: Sequence[Sequence[str]] | None, runs: Sequence[Any],
                     param: str = "pairs") -> list[tuple[int, int]]:
     """The named differences ``(A, B)`` (their domain checked: ``A:B``) as indices of the
-    runs; an error names a pair that is not two different runs (the runs' names
-    listed), and the parameter ``param`` (the report's ``plan_pairs``)."""
+    ``runs``, each part designating a run as every argument that names one does (its name,
+    run id or file: :func:`irscale.core.run_names.find_run`); an error names a pair that
+    is not two different runs (the runs listed), and the parameter ``param`` (the report's
+    ``plan_pairs``)."""
+    from ..core.run_names import find_run
+
+    names = [run.name for run in runs]
     found = []
     for parts in pairs or ():
         pair = ":".join(parts)
-        if parts[0] == parts[1]:
+        first, second = (names.index(find_run(part, runs, f"{param}: {pair!r}: run",
+                                              param=param)) for part in parts)
+        if first == second:
             raise ParameterError(f"{param}: {pair!r} names one run twice: a difference needs "
                                  "two runs", param=param)
-        for part in parts:
-            if part not in names:
-                raise ParameterError(f"{param}: {pair!r} names run {part!r}, which is not "
-                                     f"one of the runs ({', '.join(names)})", param=param)
-        found.append((names.index(parts[0]), names.index(parts[1])))
+        found.append((first, second))
     return found
 
 
@@ -73,7 +76,7 @@ def plan_inputs(judge: Any, pilot: Any, runs: Any, measures: str | Sequence[str]
     if not run_list:
         raise ParameterError("runs: give one run at least", param="runs")
     names = [run.name for run in run_list]
-    differences = check_run_pairs(pairs, names)
+    differences = check_run_pairs(pairs, run_list)
     auto = _auto_frame(auto_qrels)
     sample = pd.DataFrame({"topic": human.topic.to_pylist(), "docno": human.docno.to_pylist(),
                            "rel": np.asarray(human.rel)})

@@ -50,7 +50,7 @@ def _pairs_name_runs(build: Build) -> None:
     if pairs:
         from ...labels.plan_data import check_run_pairs
 
-        check_run_pairs(pairs, [run.name for run in build.runs], param="plan_pairs")
+        check_run_pairs(pairs, build.runs, param="plan_pairs")
 
 
 def _build(build: Build) -> dict[str, Any]:
