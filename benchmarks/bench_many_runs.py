@@ -114,7 +114,11 @@ def main(argv: list[str] | None = None) -> None:
         times["trec_eval"].append(wall)
         peaks["trec_eval"].append(peak)
     if not args.no_check:
-        mine = [(run, m, v) for run, m, v in summaries(ours, len(runs) > 1) if m != "runid"]
+        # irscale names a run read from a file by its file (run_007), trec_eval by its run
+        # id (run007): each run's file stem taken to its run id, read from its first line
+        runids = {path.stem: path.read_text().split(maxsplit=6)[5] for path in runs}
+        mine = [(runids.get(run, run), m, v) for run, m, v in summaries(ours, len(runs) > 1)
+                if m != "runid"]
         expected = []
         for block in theirs.decode().split("runid                 \tall\t")[1:]:
             name, _, rest = block.partition("\n")
