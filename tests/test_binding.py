@@ -615,9 +615,10 @@ EDGE_TRANSLATORS = {
                       "passed the value",
     "_bind_arity": "the arity and keywords of a call: a function declared without a "
                    "Binding has no wrapper that binds them",
-    "_none_given": "None where a parameter's declared type does not admit it, refused on "
-                   "entry: read from the annotations (no declaration states it twice), "
-                   "left to a binding's domain where the binding judges None",
+    "_refused_by_type": "None where a parameter's declared type does not admit it, and a "
+                        "value but True or False where it is bool, refused on entry: read "
+                        "from the annotations (no declaration states it twice), left to a "
+                        "binding's domain where the binding declares the parameter",
     "blame": "which argument a raw exception came from: the annotations declare types, "
              "not domains (a str path given as a Path works), so they judge a call only "
              "once it has failed",

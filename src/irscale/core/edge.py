@@ -19,10 +19,10 @@ keeps what a declaration cannot know, because it happens only during the call:
   argument that passed its subject (:func:`irscale.errors.about`);
 * **keywords handed on** through ``**options`` to a function the call chooses
   (:func:`irscale.core.binding.forwarded_keyword_error`);
-* **None where the declared type does not admit it** (:func:`_none_given`): refused on
+* **None where the declared type does not admit it** (:func:`_refused_by_type`): refused on
   entry, as :func:`blame` would name it once the body had failed on it; the parameters
   that refuse None are read from the annotations at a function's first call and kept
-  (:func:`irscale.core.hints.none_refused`), and a binding that checks None against a
+  (:func:`irscale.core.hints.refused_on_entry`), and a binding that checks None against a
   parameter's domain keeps it; a parameter declared ``bool`` that no binding declares
   takes True or False only, as a bound switch does (``correction="yes"``, NaN refused);
 * **which argument a raw exception came from** (:func:`blame`): a call that ends in a raw
@@ -104,9 +104,9 @@ def public(function: F) -> F:
     if getattr(function, "__irscale_edge__", False):
         return function
 
-    #: The parameters that refuse None (:func:`_none_given`), read at the first call: by
-    #: the class of the record being made for the constructor records share, else under
-    #: None.
+    #: The parameters that refuse a value by their declared type (:func:`_refused_by_type`),
+    #: read at the first call: by the class of the record being made for the constructor
+    #: records share, else under None.
     refusing: dict[type | None, tuple[tuple[int, str, str], ...]] = {}
     record = is_record_init(function)
 
@@ -127,11 +127,11 @@ def public(function: F) -> F:
         key = type(args[0]) if record and args else None
         refused = refusing.get(key)
         if refused is None:
-            from .hints import none_refused
+            from .hints import refused_on_entry
 
-            refused = refusing[key] = none_refused(function, args)
+            refused = refusing[key] = refused_on_entry(function, args)
         if refused:
-            _none_given(function, refused, args, kwargs)
+            _refused_by_type(function, refused, args, kwargs)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -237,10 +237,10 @@ def _bind_arity(function: Callable[..., Any], args: tuple[Any, ...],
                    found=arity_of_call(function, args))
 
 
-def _none_given(function: Callable[..., Any], refused: tuple[tuple[int, str, str], ...],
+def _refused_by_type(function: Callable[..., Any], refused: tuple[tuple[int, str, str], ...],
                 args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Refuse None given to a parameter whose declared type does not admit it
-    (``refused``: :func:`irscale.core.hints.none_refused`, by position, name and message),
+    (``refused``: :func:`irscale.core.hints.refused_on_entry`, by position, name and message),
     on entry, as :func:`blame` would once the body had failed on it: the same message,
     without a raw exception behind it; and a value other than True or False given to a
     parameter declared ``bool`` (:data:`irscale.core.hints.SWITCH`), which the body would
@@ -337,7 +337,7 @@ def blame(function: Callable[..., Any], args: tuple[Any, ...],
     :class:`pathlib.Path`, a ``Sequence[str]`` as a pandas Series), so judging every call
     by them would refuse what works; consulted only once the call has failed, they decide
     whose fault it was (None, which no body takes where the type does not admit it, is
-    refused on entry: :func:`_none_given`)."""
+    refused on entry: :func:`_refused_by_type`)."""
     from .hints import misfit
 
     return misfit(function, args, kwargs)

@@ -11,7 +11,7 @@ numbers, NaN where it declares a number, a data frame where it declares a
 and the engine's integers, then an empty container where data is declared.
 
 The API's edge consults it at a function's first call, for the parameters that refuse
-None on entry (:func:`none_refused`), and when a call has ended in a raw Python exception
+None on entry (:func:`refused_on_entry`), and when a call has ended in a raw Python exception
 (:func:`irscale.core.edge.blame`): the annotations are read only then, from their text
 (``from __future__ import annotations``), names resolved in the function's module and its
 ``TYPE_CHECKING`` imports; an annotation that cannot be read blames nothing. It imports
@@ -130,12 +130,12 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
     return None
 
 
-#: The message of an entry of :func:`none_refused` for a switch: the parameter is declared
+#: The message of an entry of :func:`refused_on_entry` for a switch: the parameter is declared
 #: ``bool``, and :class:`irscale.core.params.Switch` judges its value (None included).
 SWITCH = ""
 
 
-def none_refused(function: Callable[..., Any], args: tuple[Any, ...]
+def refused_on_entry(function: Callable[..., Any], args: tuple[Any, ...]
                  ) -> tuple[tuple[int, str, str], ...]:
     """The parameters of ``function`` (as called with ``args``: a record's constructor
     has its class's fields) that refuse None on entry (:func:`irscale.core.edge.public`):
