@@ -104,10 +104,10 @@ def public(function: F) -> F:
     if getattr(function, "__irscale_edge__", False):
         return function
 
-    #: The parameters that refuse a value by their declared type (:func:`_refused_by_type`),
+    #: The parameters judged on entry by their declared types (:func:`_checked_on_entry`),
     #: read at the first call: by the class of the record being made for the constructor
     #: records share, else under None.
-    refusing: dict[type | None, tuple[tuple[int, str, str], ...]] = {}
+    declared: dict[type | None, tuple[tuple[int, str, Any, str | None, Any], ...]] = {}
     record = is_record_init(function)
 
     @functools.wraps(function)
@@ -125,13 +125,13 @@ def public(function: F) -> F:
             # Binding; one bound on_entry has no wrapper)
             _bind_arity(function, args, kwargs)
         key = type(args[0]) if record and args else None
-        refused = refusing.get(key)
-        if refused is None:
-            from .hints import refused_on_entry
+        checks = declared.get(key)
+        if checks is None:
+            from .hints import entry_checks
 
-            refused = refusing[key] = refused_on_entry(function, args)
-        if refused:
-            _refused_by_type(function, refused, args, kwargs)
+            checks = declared[key] = entry_checks(function, args)
+        if checks:
+            _checked_on_entry(function, checks, args, kwargs)
         inside = _INSIDE.set(True)
         enter_call()  # one call: no output replaces a file it reads (irscale.core.reads)
         caller = enter_warnings(sys._getframe(1))  # its warnings at the caller's line
@@ -148,11 +148,10 @@ def public(function: F) -> F:
                 _name_argument(function, args, kwargs, error)
             raise
         except RAW as error:
-            blamed = _forwarded(function, args, kwargs, error) or \
-                blame(function, args, kwargs)
-            if blamed is None:
+            forwarded = _forwarded(function, args, kwargs, error)
+            if forwarded is None:
                 raise
-            raise blamed from error
+            raise forwarded from error
         finally:
             leave_warnings(caller)
             leave_call()
@@ -237,26 +236,25 @@ def _bind_arity(function: Callable[..., Any], args: tuple[Any, ...],
                    found=arity_of_call(function, args))
 
 
-def _refused_by_type(function: Callable[..., Any], refused: tuple[tuple[int, str, str], ...],
-                args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Refuse None given to a parameter whose declared type does not admit it
-    (``refused``: :func:`irscale.core.hints.refused_on_entry`, by position, name and message),
-    on entry, as :func:`blame` would once the body had failed on it: the same message,
-    without a raw exception behind it; and a value other than True or False given to a
-    parameter declared ``bool`` (:data:`irscale.core.hints.SWITCH`), which the body would
-    read as one (``"no"`` is true). A missing argument is named first, as the
-    binding of a bound function, whose wrapper runs after the edge, names it."""
-    for index, name, message in refused:
-        value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
-        if not message:  # a switch (irscale.core.hints.SWITCH)
-            if value is not _MISSING and type(value) is not bool:
-                _bind_arity(function, args, kwargs)
-                from .params import Switch
+def _checked_on_entry(function: Callable[..., Any],
+                      checks: tuple[tuple[int, str, Any, str | None, Any], ...],
+                      args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Refuse, on entry, an argument that does not fit its parameter's declared type
+    (:func:`irscale.core.hints.check_entry`): None where the type does not admit it, a
+    value but True or False where it is ``bool``, a frame, a text or NaN where it declares
+    something else, an integer beyond 64 bits, an empty container for required data. A
+    missing argument is named first, as the binding of a bound function, whose wrapper
+    runs after the edge, names it."""
+    from .hints import check_entry
 
-                Switch().check(value, name)
-        elif value is None:
-            _bind_arity(function, args, kwargs)
-            raise ParameterError(message, param=name)
+    try:
+        error = check_entry(function, checks, args, kwargs)
+    except ParameterError:
+        _bind_arity(function, args, kwargs)
+        raise
+    if error is not None:
+        _bind_arity(function, args, kwargs)
+        raise error
 
 
 # --------------------------------------------------------------------------- translators
@@ -315,9 +313,6 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
         return
     subject = getattr(error, "subject", _MISSING)
     named = next((name for name, value, _ in call[0] if value is subject), None)
-    if named is None:
-        blamed = blame(function, args, kwargs)
-        named = None if blamed is None else blamed.param
     if named is not None:
         # after the entry point where the message begins with it (``read_qrels: ``)
         entry = f"{getattr(function, '__name__', '')}: "
@@ -326,19 +321,3 @@ def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
         error.args = (f"{head}{named}: {text}", *error.args[1:])
         if isinstance(error, ParameterError):
             error.param = named
-
-
-def blame(function: Callable[..., Any], args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> ParameterError | None:
-    """The error naming the argument of ``function`` that does not fit its declared type
-    (:func:`irscale.core.hints.misfit`), or None when every argument fits (or cannot be
-    judged). It cannot move to the entry: a function's annotations declare types, not
-    domains, and the bodies take more than they say (a ``str`` path given as a
-    :class:`pathlib.Path`, a ``Sequence[str]`` as a pandas Series), so judging every call
-    by them would refuse what works; consulted only once the call has failed, they decide
-    whose fault it was (None, which no body takes where the type does not admit it, is
-    refused on entry: :func:`_refused_by_type`)."""
-    from .hints import misfit
-
-    return misfit(function, args, kwargs)
-

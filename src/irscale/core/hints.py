@@ -24,6 +24,7 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import functools
+import itertools
 import math
 import numbers
 import sys
@@ -130,27 +131,29 @@ def misfit(function: Callable[..., Any], args: tuple[Any, ...],
     return None
 
 
-#: The message of an entry of :func:`refused_on_entry` for a switch: the parameter is declared
-#: ``bool``, and :class:`irscale.core.params.Switch` judges its value (None included).
+#: The refusal of None of an :func:`entry_checks` entry for a switch: the parameter is
+#: declared ``bool``, and :class:`irscale.core.params.Switch` judges its value (None included).
 SWITCH = ""
 
 
-def refused_on_entry(function: Callable[..., Any], args: tuple[Any, ...]
-                 ) -> tuple[tuple[int, str, str], ...]:
+def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
+                 ) -> tuple[tuple[int, str, Any, str | None, Any], ...]:
     """The parameters of ``function`` (as called with ``args``: a record's constructor
-    has its class's fields) that refuse None on entry (:func:`irscale.core.edge.public`):
-    each as its position among the positional parameters (-1 for a keyword-only one), its
-    name and the message :func:`misfit` would give for None. A parameter
-    refuses None where its annotation does not admit it (no ``None`` nor ``Optional``,
-    :func:`_admits_none`: an annotation that cannot be read refuses nothing), its
-    default is not None, and no binding declares it with a domain that refuses None in
-    its own words (:meth:`irscale.core.binding.Binding.bind`; a parameter a rule governs
-    or that the binding only ``takes`` has no domain, and a domain not consulted for
-    None, or that lets it pass, leaves it to the body); ``*args`` and ``**kwargs`` are left to
-    :func:`misfit`. A parameter declared ``bool`` alone, which no binding declares, is a
-    switch (the message :data:`SWITCH`): True or False, never another value read as one
-    (``correction="yes"``, NaN), as :class:`irscale.core.params.Switch` says. Read once per
-    function (per record class) by the edge, which keeps it."""
+    has its class's fields) judged on entry against their declared types
+    (:func:`check_entry`), each as its position among the positional parameters (-1 for a
+    keyword-only one, or an option a ``__signature__`` shows), its name, its annotation,
+    its refusal of None and its binding's domain (or None).
+
+    The refusal of None: the message :func:`misfit` gives for None where the annotation
+    does not admit it (no ``None`` nor ``Optional``, :func:`_admits_none`), the default is
+    not None, and no binding declares the parameter with a domain that refuses None in
+    its own words (:meth:`irscale.core.binding.Binding.bind`); :data:`SWITCH` for a
+    parameter declared ``bool`` alone that no binding declares: True or False, never
+    another value read as one (``correction="yes"``, NaN), as
+    :class:`irscale.core.params.Switch` says; None where None is left to the body (its
+    default, or a domain). ``*args`` and ``**kwargs`` are judged by :func:`check_entry`
+    from the annotations of the call. Read once per function (per record class) by the
+    edge, which keeps it; an annotation that cannot be read judges nothing."""
     from .binding import arity_of_call, binding_of
 
     found = arity_of_call(function, args)
@@ -160,21 +163,96 @@ def refused_on_entry(function: Callable[..., Any], args: tuple[Any, ...]
     binding = binding_of(function)
     # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
     judged = binding.defaults(found) if binding is not None else {}
-    declared = {param.name for param in binding.params
-                if judged.get(param.name, _MISSING) is not None and
-                _refuses_none(param.domain)} if binding is not None else set()
-    bound = {param.name for param in binding.params} if binding is not None else set()
-    refused = []
-    for index, name in [*enumerate(found.positional), *((-1, n) for n in found.keyword_only)]:
+    domains = {param.name: param.domain for param in binding.params} \
+        if binding is not None else {}
+    declared = {name for name, domain in domains.items()
+                if judged.get(name, _MISSING) is not None and _refuses_none(domain)}
+    options = [name for name in annotations if found.varkw and name not in found.positional
+               and name not in found.keyword_only and name not in found.extra
+               and name != "return"]
+    checks = []
+    for index, name in [*enumerate(found.positional),
+                        *((-1, n) for n in (*found.keyword_only, *options))]:
         annotation = annotations.get(name)
-        if annotation is None or name in declared or \
-                found.defaults.get(name, _MISSING) is None:
+        if annotation is None:
             continue
-        if annotation in ("bool", bool) and name not in bound:
-            refused.append((index, name, SWITCH))
+        refuse: str | None = None
+        if name in declared or found.defaults.get(name, _MISSING) is None:
+            refuse = None
+        elif annotation in ("bool", bool) and name not in domains:
+            refuse = SWITCH
         elif _admits_none(annotation, namespace) is False:
-            refused.append((index, name, str(_expected(name, annotation, None))))
-    return tuple(refused)
+            refuse = str(_expected(name, annotation, None))
+        checks.append((index, name, annotation, refuse, domains.get(name)))
+    return tuple(checks)
+
+
+def check_entry(function: Callable[..., Any],
+                checks: tuple[tuple[int, str, Any, str | None, Any], ...],
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> ParameterError | None:
+    """The error naming the first argument of the call that does not fit its parameter's
+    declared type (:func:`entry_checks`), judged on entry, before the body runs; None when
+    every argument fits. A value given to a parameter a binding declares with a domain is
+    refused in the domain's words where the domain refuses it (its own message), else as
+    not of the declared type; then an integer beyond the 64 bits of numpy's and the
+    engine's integers, then an empty container given for a required parameter that
+    declares data (no default: the call has nothing to work on)."""
+    if not checks:
+        return None
+    namespace = declared_types(function, args)[1]
+    for index, name, annotation, refuse, domain in checks:
+        value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
+        if value is _MISSING:
+            continue
+        if refuse == SWITCH:
+            if type(value) is not bool:
+                from .params import Switch
+
+                Switch().check(value, name)
+            continue
+        if value is None:
+            if refuse:
+                return ParameterError(refuse, param=name)
+            continue
+        if _fits(value, annotation, namespace) is False:
+            check = getattr(domain, "check", None)
+            if check is not None:
+                try:
+                    check(value, name)
+                except ParameterError as error:
+                    return error
+                except Exception:  # (a domain that cannot judge it: the type says why)
+                    pass
+            return _expected(name, annotation, value)
+    return _beyond(function, args, kwargs, checks)
+
+
+def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+            checks: tuple[tuple[int, str, Any, str | None, Any], ...]
+            ) -> ParameterError | None:
+    """An integer beyond 64 bits given for any parameter, then an empty container given
+    for a required parameter that declares data (:func:`check_entry`)."""
+    from .binding import arity_of_call
+
+    found = arity_of_call(function, args)
+    positional = found.positional if found is not None else ()
+    given = [*((positional[i] if i < len(positional) else "args", value)
+               for i, value in enumerate(args)), *kwargs.items()]
+    for name, value in given:
+        if type(value) is int and not -_INT64 <= value < _INT64:
+            return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
+                                  "integer", param=name)
+    required = {name for _, name, annotation, _, _ in checks
+                if found is not None and name not in found.defaults and
+                _is_container(annotation, {})}
+    for index, name, _, _, _ in checks:
+        if name not in required:
+            continue
+        value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
+        if value is not _MISSING and _is_empty(value):
+            return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
+                                  param=name)
+    return None
 
 
 def _admits_none(annotation: Any, namespace: dict[str, Any]) -> bool | None:
@@ -250,11 +328,17 @@ def _is_container(annotation: Any, namespace: dict[str, Any]) -> bool:
 def _fits(value: Any, annotation: Any, namespace: dict[str, Any]) -> bool | None:
     """Whether ``value`` fits ``annotation`` (a text or a typing object): True, False, or
     None when the annotation cannot be judged."""
+    if isinstance(annotation, str):  # (the text of compiled source: it parses)
+        return _fits_node(value, _parsed(annotation), namespace)
+    return _fits_object(value, annotation, namespace)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str) -> ast.expr:
+    """The parsed annotation ``text`` (parsed once: judged at every call)."""
     import ast
 
-    if isinstance(annotation, str):  # (the text of compiled source: it parses)
-        return _fits_node(value, ast.parse(annotation, mode="eval").body, namespace)
-    return _fits_object(value, annotation, namespace)
+    return ast.parse(text, mode="eval").body
 
 
 def _any(results: list[bool | None]) -> bool | None:
@@ -450,17 +534,36 @@ def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool
     """The elements of a container that is an ``origin``: a mapping's first
     :data:`_ELEMENTS` keys and values, a list's or tuple's first :data:`_ELEMENTS` items
     (against the first element type); any other container (an array) is not looked
-    into."""
+    into. Elements of one scalar class are judged by one of them (:func:`_fits_items`)."""
     if issubclass(origin, collections.abc.Mapping):
         if len(elements) != 2:
             return True
-        results = []
-        for key, item in list(value.items())[:_ELEMENTS]:
-            results += [elements[0](key), elements[1](_number(item))]
-        return _all(results)
+        items = list(itertools.islice(value.items(), _ELEMENTS))
+        return _all([_fits_items([key for key, _ in items], elements[0]),
+                     _fits_items([item for _, item in items], elements[1])])
     if isinstance(value, (list, tuple)) and elements:
-        return _all([elements[0](_number(item)) for item in value[:_ELEMENTS]])
+        return _fits_items(value[:_ELEMENTS], elements[0])
     return True
+
+
+def _fits_items(items: list[Any], fits: Callable[[Any], bool | None]) -> bool | None:
+    """Whether every one of ``items`` fits: a scalar's type decides for every element of
+    its class (NaN inside data is a value, :func:`_number`), so one of each class is
+    judged; a container (a mapping of a mapping's values) is judged each, its elements
+    too, at most :data:`_ELEMENTS` in all."""
+    kinds = {type(item): item for item in items}
+    results = []
+    for kind, item in kinds.items():
+        if kind in _SCALARS:
+            results.append(fits(_number(item)))
+        else:
+            results += [fits(each) for each in items[:max(1, _ELEMENTS // max(1, len(items)))]
+                        if type(each) is kind]
+    return _all(results)
+
+
+#: The classes whose type alone decides whether an element fits (:func:`_fits_items`).
+_SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 def _isinstance_generic(value: Any, origin: type) -> bool:
