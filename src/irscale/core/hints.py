@@ -30,7 +30,7 @@ import numbers
 import sys
 from collections.abc import Callable
 
-from ..errors import ParameterError, shorten
+from ..errors import ParameterError, shorten, shown
 from .records import is_record_init
 
 TYPE_CHECKING = False
@@ -223,7 +223,7 @@ def check_entry(function: Callable[..., Any],
                     return error
                 except Exception:  # (a domain that cannot judge it: the type says why)
                     pass
-            return _expected(name, annotation, value)
+            return _expected(name, annotation, value, namespace)
     return _beyond(function, args, kwargs, checks)
 
 
@@ -279,9 +279,18 @@ def _refuses_none(domain: Any) -> bool:
     return False
 
 
-def _expected(name: str, annotation: Any, value: Any) -> ParameterError:
+def _expected(name: str, annotation: Any, value: Any,
+              namespace: dict[str, Any] | None = None) -> ParameterError:
     """``name: expected <annotation>, got <value>``: ``value`` does not fit the declared
-    type of parameter ``name``."""
+    type of parameter ``name``; for an alias of a ``Literal`` (``Alternative``), the
+    values it takes (``alternative must be one of ['two-sided', 'greater', 'less'], got
+    'bogus'``)."""
+    import typing
+
+    alias = (namespace or {}).get(annotation) if isinstance(annotation, str) else None
+    if alias is not None and typing.get_origin(alias) is typing.Literal:
+        return ParameterError(f"{name} must be one of {list(typing.get_args(alias))}, got "
+                              f"{shown(value)}", param=name)
     return ParameterError(f"{name}: expected {_text(annotation)}, got {_what(value)}",
                           param=name)
 
@@ -297,7 +306,7 @@ def _what(value: Any) -> str:
         return "None"
     kind = type(value).__name__
     if isinstance(value, (str, bytes, numbers.Number)):
-        return f"{shorten(repr(value), 80)} ({kind})"
+        return f"{shorten(shown(value), 80)} ({kind})"  # (numpy's scalars as Python's)
     shape = getattr(value, "shape", None)
     if isinstance(shape, tuple):
         return f"a {kind} of shape {shape}"
@@ -478,8 +487,15 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
             functools.partial(_fits_object, target=a, namespace=namespace) for a in arguments
             if a is not Ellipsis])
     if isinstance(target, type):
-        return _fits_class(value, target)
+        return _UNKNOWN if _is_protocol(target) else _fits_class(value, target)
     return _UNKNOWN
+
+
+def _is_protocol(target: type) -> bool:
+    """Whether ``target`` is a protocol: a structure, which a value's class need not
+    declare (numpy's ``ArrayLike`` is a union of such, nested sequences of any depth),
+    not judged."""
+    return bool(getattr(target, "_is_protocol", False))
 
 
 def _is_union_type(origin: Any) -> bool:
@@ -519,7 +535,7 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
         return callable(value)
     if isinstance(origin, type) and origin is type:
         return isinstance(value, type)
-    if not isinstance(origin, type):
+    if not isinstance(origin, type) or _is_protocol(origin):
         return _UNKNOWN
     if isinstance(value, str) and origin is not str and not issubclass(origin, str) and \
             issubclass(origin, (collections.abc.Iterable,)):
@@ -541,6 +557,9 @@ def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool
         items = list(itertools.islice(value.items(), _ELEMENTS))
         return _all([_fits_items([key for key, _ in items], elements[0]),
                      _fits_items([item for _, item in items], elements[1])])
+    if isinstance(value, tuple) and issubclass(origin, tuple) and len(elements) > 1:
+        return _all([fits(_number(item)) for fits, item in zip(elements, value, strict=False)]
+                    ) if len(value) == len(elements) else False  # tuple[str, float]
     if isinstance(value, (list, tuple)) and elements:
         return _fits_items(value[:_ELEMENTS], elements[0])
     return True
