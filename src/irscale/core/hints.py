@@ -540,6 +540,8 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
     if isinstance(value, str) and origin is not str and not issubclass(origin, str) and \
             issubclass(origin, (collections.abc.Iterable,)):
         return False  # a name is not a collection of names (nor of numbers)
+    if isinstance(value, list) and origin is tuple and len(elements) <= 1:
+        origin = list  # a homogeneous tuple declared: a list of its elements is taken
     if not _isinstance_generic(value, origin):
         return False
     return _fits_elements(value, origin, elements)
