@@ -487,14 +487,15 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
             functools.partial(_fits_object, target=a, namespace=namespace) for a in arguments
             if a is not Ellipsis])
     if isinstance(target, type):
-        return _UNKNOWN if _is_protocol(target) else _fits_class(value, target)
+        return _fits_class(value, target)
     return _UNKNOWN
 
 
 def _is_protocol(target: type) -> bool:
     """Whether ``target`` is a protocol: a structure, which a value's class need not
-    declare (numpy's ``ArrayLike`` is a union of such, nested sequences of any depth),
-    not judged."""
+    declare; parametrised (numpy's ``ArrayLike`` is a union of such, nested sequences of
+    any depth), it is not judged (a plain one is judged by ``isinstance`` where it is
+    runtime-checkable: :func:`_fits_class`)."""
     return bool(getattr(target, "_is_protocol", False))
 
 
