@@ -106,6 +106,7 @@ LIGHT: dict[str, dict[str, object]] = {
     "build_report": {"measures": ["map"], "robustness": False},
     "sensitivity": {"impressions": [10], "repetitions": 2},
     "evaluate_seeds": {"systems": {"A": ["a.run", "b.run"], "B": ["c.run"]}},
+    "Confusion": {"matrix": [[0.9, 0.1], [0.2, 0.8]]},
     "counterfactual": {"log": b"s1 q 1 a 1\ns1 q 2 b 0\ns2 q 1 b 0\ns2 q 2 a 1\n",
                        "policy": {"q": ["a", "b"]}, "estimator": "pbm-ips"},
 }
@@ -312,24 +313,30 @@ def test_the_issue_calls_name_their_argument(call, param):
 # ----------------------------------------------------------------------------- the edge itself
 def test_an_internal_error_is_not_disguised_as_the_users():
     """Every argument of its declared type: the raw exception of a fault inside propagates
-    unchanged; an argument of another type is named, the raw exception its cause."""
+    unchanged; an argument of another type is refused on entry, naming it, before the body
+    runs (no raw exception behind the refusal)."""
     from irscale.core.edge import public
     from irscale.errors import ParameterError
 
+    ran = []
+
     def kernel(values: list[float], *, depth: int = 3) -> float:
+        ran.append(depth)
         return {}[depth]  # a bug: KeyError whatever the arguments
 
     guarded = public(kernel)
     with pytest.raises(KeyError):
         guarded([0.5, 0.25], depth=2)
+    assert ran == [2]
     with pytest.raises(ParameterError, match=r"^depth: expected int, got 'two' \(str\)$") \
             as caught:
         guarded([0.5], depth="two")
-    assert isinstance(caught.value.__cause__, KeyError)
+    assert caught.value.__cause__ is None
     with pytest.raises(ParameterError, match=r"^values: expected list\[float\]"):
         guarded(["a", "b"])
     with pytest.raises(ParameterError, match=r"^depth: expected int, got nan"):
         guarded([0.5], depth=math.nan)
+    assert ran == [2]  # the body never ran on a refused call
 
 
 @dataclass(frozen=True)

@@ -183,8 +183,32 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
             refuse = SWITCH
         elif _admits_none(annotation, namespace) is False:
             refuse = str(_expected(name, annotation, None))
-        checks.append((index, name, annotation, refuse, domains.get(name)))
+        checks.append((index, name, annotation, refuse,
+                       domains.get(name) or _annotated_domain(annotation, namespace)))
     return tuple(checks)
+
+
+def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
+    """The domain an annotation carries (``Annotated[str | Iterable[str], MEASURE_NAMES]``,
+    named by an alias such as :data:`irscale.measures.names.MeasureNames`): an object with
+    a ``check(value, name)``, consulted on every call (:func:`check_entry`); None if it
+    carries none."""
+    import ast
+    import typing
+
+    try:
+        nodes = ast.walk(_parsed(annotation)) if isinstance(annotation, str) else ()
+    except SyntaxError:
+        return None
+    for node in nodes:
+        if isinstance(node, ast.Name):
+            target = _resolve(node, namespace)
+            if target is _MISSING:
+                target = _checking_imports(namespace.get("__name__", "")).get(node.id)
+            if typing.get_origin(target) is typing.Annotated:
+                return next((item for item in target.__metadata__
+                             if callable(getattr(item, "check", None))), None)
+    return None
 
 
 def check_entry(function: Callable[..., Any],
@@ -195,8 +219,9 @@ def check_entry(function: Callable[..., Any],
     every argument fits. A value given to a parameter a binding declares with a domain is
     refused in the domain's words where the domain refuses it (its own message), else as
     not of the declared type; then an integer beyond the 64 bits of numpy's and the
-    engine's integers, then an empty container given for a required parameter that
-    declares data (no default: the call has nothing to work on)."""
+    engine's integers, then an empty container given for a parameter that declares data
+    and has no default, or None (the call has nothing to work on; a parameter whose default
+    is empty, ``exclude=()``, takes an empty one)."""
     if not checks:
         return None
     namespace = declared_types(function, args)[1]
@@ -214,39 +239,62 @@ def check_entry(function: Callable[..., Any],
             if refuse:
                 return ParameterError(refuse, param=name)
             continue
+        if getattr(domain, "annotated", False):  # the annotation's own domain decides
+            domain.check(value, name)
+            continue
         if _fits(value, annotation, namespace) is False:
-            check = getattr(domain, "check", None)
-            if check is not None:
-                try:
-                    check(value, name)
-                except ParameterError as error:
-                    return error
-                except Exception:  # (a domain that cannot judge it: the type says why)
-                    pass
-            return _expected(name, annotation, value, namespace)
+            refused = _domain_refusal(domain, value, name)
+            if refused is not None:
+                return refused
+            error = _expected(name, annotation, value, namespace)
+            if isinstance(value, (list, tuple)) and \
+                    any(other == f"{name}s" for _, other, _, _, _ in checks):
+                error.args = (f"{error.args[0]}; several go in {name}s=[...]",)
+            return error
     return _beyond(function, args, kwargs, checks)
+
+
+def _domain_refusal(domain: Any, value: Any, name: str) -> ParameterError | None:
+    """The refusal of ``value`` in the words of the ``domain`` a binding declares for
+    parameter ``name`` (its :class:`~irscale.errors.ParameterError`), None if it has
+    none or takes the value (or cannot judge it: the declared type then says why)."""
+    check = getattr(domain, "check", None)
+    if check is None:
+        return None
+    try:
+        check(value, name)
+    except ParameterError as error:
+        return error
+    except Exception:  # (a domain that cannot judge it)
+        return None
+    return None
 
 
 def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
             checks: tuple[tuple[int, str, Any, str | None, Any], ...]
             ) -> ParameterError | None:
     """An integer beyond 64 bits given for any parameter, then an empty container given
-    for a required parameter that declares data (:func:`check_entry`)."""
+    for a parameter that declares data and has no default, or None (:func:`check_entry`);
+    a parameter a binding's domain judges is left to it."""
     from .binding import arity_of_call
 
     found = arity_of_call(function, args)
     positional = found.positional if found is not None else ()
     given = [*((positional[i] if i < len(positional) else "args", value)
                for i, value in enumerate(args)), *kwargs.items()]
+    domains = {name: domain for _, name, _, _, domain in checks if domain is not None}
     for name, value in given:
         if type(value) is int and not -_INT64 <= value < _INT64:
+            refused = _domain_refusal(domains.get(name), value, name)
+            if refused is not None:
+                return refused
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
                                   "integer", param=name)
+    defaults = found.defaults if found is not None else {}
     required = {name for _, name, annotation, _, _ in checks
-                if found is not None and name not in found.defaults and
-                _is_container(annotation, {})}
+                if defaults.get(name) is None and _is_container(annotation, {})}
     for index, name, _, _, _ in checks:
-        if name not in required:
+        if name not in required or name in domains:
             continue
         value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
         if value is not _MISSING and _is_empty(value):
@@ -396,8 +444,8 @@ def _fits_subscript(value: Any, node: ast.Subscript,
         return _UNKNOWN
     arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     if origin is typing.Literal:
-        return any(isinstance(a, ast.Constant) and type(value) is type(a.value) and
-                   value == a.value for a in arguments)
+        return any(isinstance(a, ast.Constant) and _is_literal(value, a.value)
+                   for a in arguments)
     return _fits_generic(value, origin, [
         functools.partial(_fits_node, node=a, namespace=namespace) for a in arguments
         if not (isinstance(a, ast.Constant) and a.value is Ellipsis)])
@@ -480,7 +528,7 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
     if origin is not None:
         arguments = typing.get_args(target)
         if origin is typing.Literal:
-            return any(type(value) is type(a) and value == a for a in arguments)
+            return any(_is_literal(value, a) for a in arguments)
         if origin is typing.Union or _is_union_type(origin):
             return _any([_fits_object(value, a, namespace) for a in arguments])
         return _fits_generic(value, origin, [
@@ -489,6 +537,14 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
     if isinstance(target, type):
         return _fits_class(value, target)
     return _UNKNOWN
+
+
+def _is_literal(value: Any, choice: Any) -> bool:
+    """Whether ``value`` is the ``Literal`` value ``choice``: of its type and equal, a
+    text in any case (irscale reads its choices so: ``"ERR"`` is ``"err"``)."""
+    if isinstance(value, str) and isinstance(choice, str):
+        return value.lower() == choice.lower()
+    return type(value) is type(choice) and value == choice
 
 
 def _is_protocol(target: type) -> bool:
@@ -520,10 +576,26 @@ def _fits_class(value: Any, target: type) -> bool:
         return isinstance(value, str)
     if issubclass(target, typing.IO):  # a protocol in all but name: any open file fits
         return hasattr(value, "read") or hasattr(value, "write")
+    if target.__name__ == "ndarray" and target.__module__ == "numpy" and \
+            not isinstance(value, target):
+        return _array_like(value)
     try:
         return isinstance(value, target)
     except TypeError:
         return True
+
+
+def _array_like(value: Any) -> bool:
+    """Whether numpy makes an array of numbers of ``value``, where an ``np.ndarray`` is
+    declared: an object that gives its array (a frame: its values are judged where it is
+    read), or a list or tuple of numbers, or of such lists (the scalars of each class judged
+    by one of them, :func:`_fits_items`)."""
+    if hasattr(value, "__array__"):
+        return True
+    if not isinstance(value, (list, tuple)):
+        return False
+    return _fits_items(list(value[:_ELEMENTS]), lambda item: isinstance(
+        item, numbers.Number) or _array_like(item)) is not False
 
 
 def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool | None]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core import ScoreMatrix
+    from ..measures.names import MeasureNames
     from .conventions import Applied
     from .options import TrecEvalKeywords
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def evaluate(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str] | None = None,
+    measures: MeasureNames | None = None,
     *,
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,

@@ -8,7 +8,6 @@ on it, with prediction-powered intervals (:mod:`irscale.evaluation.assignments_p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MeasureError
@@ -21,6 +20,7 @@ from ..text.params import ASSIGNMENT_SAMPLE
 from .outputs import record_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
     from .assignments_ppi import AssignmentEstimates
 
 
@@ -32,7 +32,7 @@ def _read(value: Any) -> tuple[Assignments, list[tuple[str, int]]]:
 
 @ASSIGNMENT_SAMPLE
 def evaluate_assignments(assignments: Any,
-                         measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                         measures: MeasureNames = DEFAULT_MEASURES, *,
                          allow_empty: bool = False, human_sample: Any = None,
                          design: str = "uniform", alpha: float = 0.05,
                          tuning: str = "ppi++") -> Evaluation | AssignmentEstimates:
@@ -95,7 +95,7 @@ def evaluate_assignments(assignments: Any,
                                 tuning=tuning)
 
 
-def _requests(measures: str | Iterable[str]) -> list[Any]:
+def _requests(measures: MeasureNames) -> list[Any]:
     """The parsed names of ``measures``, every one a measure of assignment records."""
     names = measure_names(measures, split=False, expected=ASSIGNMENTS_EXPECTED)
     requests = [parse_name(name, "nuggets") for name in names]
@@ -107,7 +107,7 @@ def _requests(measures: str | Iterable[str]) -> list[Any]:
     return requests
 
 
-def score_assignments(assignments: Any, measures: str | Iterable[str] = DEFAULT_MEASURES,
+def score_assignments(assignments: Any, measures: MeasureNames = DEFAULT_MEASURES,
                       *, allow_empty: bool = False) -> Evaluation:
     """:func:`evaluate_assignments` without a human sample: the evaluation of the
     records' scores (its arguments)."""

@@ -8,7 +8,6 @@ its choices and its sources. Declared, with ROUGE, as the ``texts`` context in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,10 +21,14 @@ from ..text.bleu import DEFAULT_MEASURES, bleu_requests, bleu_values
 from ..text.params import BLEU, CORPUS_BLEU
 from .outputs import pair_texts
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 
 @BLEU
 def evaluate_bleu(references: Any, candidates: Any,
-                  measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                  measures: MeasureNames = DEFAULT_MEASURES, *,
                   allow_empty: bool = False) -> Evaluation:
     """Sentence BLEU of every (run, topic) text against the topic's reference texts.
 
@@ -87,7 +90,7 @@ class CorpusScores(RunSummaries):
 
 @CORPUS_BLEU
 def evaluate_corpus_bleu(references: Any, candidates: Any,
-                         measures: str | Iterable[str] = ("BLEU(effective=0)",)
+                         measures: MeasureNames = ("BLEU(effective=0)",)
                          ) -> CorpusScores:
     """Corpus BLEU of every run over its topics with references (inputs as
     :func:`evaluate_bleu`'s; a run with none of them is an error).

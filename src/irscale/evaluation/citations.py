@@ -10,7 +10,6 @@ judgments corrected on it, with prediction-powered intervals
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..io.assignments import read_inputs
@@ -22,6 +21,7 @@ from ..text.params import CITATIONS
 from .outputs import record_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
     from .assignments_ppi import AssignmentEstimates
 
 
@@ -39,7 +39,7 @@ def _read(judgments: Any) -> tuple[Citations, list[tuple[str, int]]]:
 
 @CITATIONS
 def evaluate_citations(judgments: Any,
-                       measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                       measures: MeasureNames = DEFAULT_MEASURES, *,
                        max_citations: int | None = None,
                        allow_empty: bool = False, human_sample: Any = None,
                        design: str = "answers", alpha: float = 0.05,

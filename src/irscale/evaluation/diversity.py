@@ -13,9 +13,9 @@ ndeval ``-c``: by the number of qrels topics). The result is the
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,11 +44,14 @@ from ..measures.diversity.umeasures import per_intent_measure
 from ..measures.results import Evaluation, build_evaluation
 from .intent_inputs import JudgedRuns, read_and_judge, read_optional, read_qrels
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 
 def evaluate_diversity(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str] = "ndeval",
+    measures: MeasureNames = "ndeval",
     *,
     traditional: bool | None = None,
     complete: bool = False,

@@ -13,7 +13,7 @@ qrels have (others are left out, as trec_eval leaves them out), means over those
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,7 +29,7 @@ from ..measures.results import Evaluation, build_evaluation
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels
     from ..core.labels import LabelTable
-    from ..measures.names import NamedMeasure
+    from ..measures.names import MeasureNames, NamedMeasure
 
 #: The families that read the group label set (EE-* only with level=group).
 GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")
@@ -43,7 +43,7 @@ def is_fairness_name(name: str) -> bool:
     return parts is not None and parts.name in FAIRNESS_REGISTRY
 
 
-def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
+def evaluate_fairness(qrels: Any, runs: Any, measures: MeasureNames, *,
                       labels: Mapping[str, Any] | None = None,
                       allow_empty: bool = False) -> Evaluation:
     """Evaluate stochastic runs with fairness and exposure measures: what
@@ -103,7 +103,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
 Request = tuple[str, "NamedMeasure"]
 
 
-def _requests(measures: str | Iterable[str]) -> list[Request]:
+def _requests(measures: MeasureNames) -> list[Request]:
     """The names of ``measures`` (words of the strings) and their measures of the
     catalogue's ``policies`` context; :class:`MeasureError` for none."""
     from ..measures.names import parse_name

@@ -95,6 +95,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.scorematrix import ScoreMatrix
+    from ..measures.names import MeasureNames
     from .options import TrecEvalKeywords
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
@@ -264,7 +265,7 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
 def evaluate_many(
     qrels: Any,
     runs: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
-    measures: str | Iterable[str] = "official",
+    measures: MeasureNames = "official",
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,
     executor: ExecutorArg = "local",

@@ -7,7 +7,7 @@ as the ``nuggets`` context in :mod:`.contexts.nuggets`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,10 @@ from ..text.nuggets import (
 )
 from ..text.params import NUGGET_INPUTS
 from .outputs import read_text_source, text_evaluation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
 
 
 def _lookup_outputs(outputs: Lengths | Texts, topic_pos: dict[str, int]
@@ -129,7 +133,7 @@ def _pair(nuggets: Nuggets, matches: Sequence[Matches], outputs: Lengths | Texts
 
 @NUGGET_INPUTS
 def evaluate_nuggets(nuggets: Any = None, matches: Any = None,
-                     measures: str | Iterable[str] = DEFAULT_MEASURES, *,
+                     measures: MeasureNames = DEFAULT_MEASURES, *,
                      lengths: Any = None, texts: Any = None, assignments: Any = None,
                      allow_empty: bool = False) -> Evaluation:
     """Evaluate outputs by their matched nuggets / iUnits (:mod:`irscale.text.nuggets`).

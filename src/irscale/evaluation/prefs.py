@@ -14,7 +14,7 @@ a run retrieved documents for that the judgments lack are not evaluated, with a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -35,8 +35,12 @@ from ..measures.trec_table import AVERAGED_JG
 from .counters import COUNTERS, column_values
 from .setup import check_run_topics
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
 
-def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
+
+def prefs_measures(measures: MeasureNames, form: str) -> list[str]:
     """The families ``measures`` name (preference measures, ``runid``, ``num_q`` and
     trec_eval's sets ``all_prefs`` and ``prefs``), in trec_eval's table order;
     :class:`MeasureError` for any other name, saying why."""
@@ -71,7 +75,7 @@ def prefs_measures(measures: str | Iterable[str], form: str) -> list[str]:
 NICKNAMES_OF_QRELS = ("official", "set", "all_trec")
 
 
-def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_prefs", *,
+def evaluate_prefs(prefs: Any, runs: Any, measures: MeasureNames = "all_prefs", *,
                    form: PrefsForm = "prefs", max_docs: int | None = None,
                    complete: bool = False, allow_empty: bool = False) -> Evaluation:
     """Evaluate ``runs`` against preference judgments ``prefs`` of ``form`` (a path,

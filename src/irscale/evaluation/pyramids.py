@@ -6,7 +6,6 @@ Declared as the ``pyramids`` context in :mod:`.contexts.pyramids`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +19,10 @@ from ..text.params import PYRAMID
 from ..text.pyramid import PYRAMID_EXPECTED, PYRAMID_MEASURES, best_weight
 from .outputs import text_evaluation
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 
 def _source(source: Any, reader: Any, kind: type) -> Any:
     return source if isinstance(source, kind) else reader(source)
@@ -28,7 +31,7 @@ def _source(source: Any, reader: Any, kind: type) -> Any:
 @PYRAMID
 def evaluate_pyramid(pyramid: Any,
                      peers: Any,
-                     measures: str | Iterable[str] = PYRAMID_MEASURES, *,
+                     measures: MeasureNames = PYRAMID_MEASURES, *,
                      allow_empty: bool = False) -> Evaluation:
     """Pyramid scores of every (peer, topic) summary (module documentation).
 

@@ -23,7 +23,6 @@ keeps its first parameters, :mod:`irscale.measures.trec_reading`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -47,8 +46,12 @@ from .counters import COUNTERS, column_values
 from .judged import run_judged
 from .setup import check_run_topics
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
 
-def qrels_jg_measures(measures: str | Iterable[str]) -> list[tuple[str, Any]]:
+
+def qrels_jg_measures(measures: MeasureNames) -> list[tuple[str, Any]]:
     """The families ``measures`` name, each with its parameters (every request kept: the
     cut-offs or multiples of every name of the family, a name without parameters or the set
     ``qrels_jg`` adding the defaults; ``None`` for map_avgjg, runid and num_q), in
@@ -91,7 +94,7 @@ def _not_qrels_jg(name: str) -> str:
             f"{', '.join(QRELS_JG)} or the set qrels_jg")
 
 
-def evaluate_qrels_jg(judged: Any, runs: Any, measures: str | Iterable[str] = "qrels_jg",
+def evaluate_qrels_jg(judged: Any, runs: Any, measures: MeasureNames = "qrels_jg",
                       *, max_docs: int | None = None, complete: bool = False,
                       relevance_level: int = DEFAULT_RELEVANCE_LEVEL,
                       judged_only: bool = False,

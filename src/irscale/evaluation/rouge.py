@@ -20,10 +20,14 @@ from ..text.params import EVALUATE_ROUGE
 from ..text.rouge import DEFAULT_MEASURES, Multi, rouge_requests, rouge_scores, tokenize
 from .outputs import pair_texts
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 
 @EVALUATE_ROUGE
 def evaluate_rouge(references: Any, candidates: Any,
-                   measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
+                   measures: MeasureNames = DEFAULT_MEASURES, *, stem: bool = False,
                    stopwords: Any = None, multi: Multi = "max",
                    allow_empty: bool = False) -> Evaluation:
     """Evaluate runs of texts against reference texts with ROUGE

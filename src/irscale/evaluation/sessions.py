@@ -48,6 +48,10 @@ from ..text.sessions import (
 )
 from .setup import check_topics
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 
 def _as_runs(runs: Any) -> list[SessionRun]:
     """A session run, or a list of them (paths, bytes, :class:`SessionRun`), at least one."""
@@ -65,7 +69,7 @@ def _as_runs(runs: Any) -> list[SessionRun]:
 def evaluate_sessions(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str] = ("sDCG@10", "nsDCG@10"),
+    measures: MeasureNames = ("sDCG@10", "nsDCG@10"),
     *,
     topics: Mapping[str, str] | Any = None,
     clicks: Sequence[Any] | None = None,

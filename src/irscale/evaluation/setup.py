@@ -10,7 +10,7 @@ evaluation of TREC files by the engine (:mod:`irscale.evaluation.trec_text`) sha
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.options import EXPECTED, RankingOptions, compat_option, is_flag
 from ..core.records import record
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.rows import TopicRows
+    from ..measures.names import MeasureNames
     from .options import TrecEvalKeywords
 
 
@@ -39,7 +40,7 @@ class EvaluationSetup:
 
 
 @trec_eval_keywords
-def evaluation_setup(measures: str | Iterable[str] = "official",
+def evaluation_setup(measures: MeasureNames = "official",
                      **trec: Unpack[TrecEvalKeywords]) -> EvaluationSetup:
     """The options of :func:`irscale.evaluate` (same names and meaning), checked before any input is
     read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""

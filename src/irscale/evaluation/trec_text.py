@@ -20,7 +20,6 @@ costs hashing the files, not numpy's import.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
 
 from ..core.options import EXPECTED, check_run_names
 from ..io.formats import declare_trec_text, run_suffixes
@@ -44,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from typing_extensions import Unpack  # typing's from Python 3.11
 
+    from ..measures.names import MeasureNames
     from .options import TrecEvalKeywords
 
 
@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def trec_eval_text(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str] = "official",
+    measures: MeasureNames = "official",
     *,
     allow_empty: bool = False,
     per_query: bool = False,

@@ -14,7 +14,6 @@ below ``depth`` are never clicked. The query ids of the model are the topic ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,10 @@ from .clicklog import ClickLog
 from .clickmodels import ClickModel
 from .params import CALIBRATED_MEASURES, INDEPENDENT_CLICK_MODELS, split_calibrated
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 __all__ = ["calibrated_summary", "click_calibrated"]
 
 #: Label sets the click model's probabilities are handed to the measures in.
@@ -42,7 +45,7 @@ DEFAULT_DEPTH = 10
 
 @CALIBRATED_MEASURES
 def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
-                     measures: str | Iterable[str] = ("uM", "rrM"), *,
+                     measures: MeasureNames = ("uM", "rrM"), *,
                      depth: int | None = None, ties: TiePolicy = "trec_eval",
                      relevance_level: int = DEFAULT_RELEVANCE_LEVEL) -> pd.DataFrame:
     """uM and rrM of every run with ``model``'s click (and satisfaction) probabilities.

@@ -68,7 +68,7 @@ from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.sources import as_qrels, as_runs
 from ..labels.plan_params import DEFAULT_UNIFORM_SHARE
-from ..measures.names import measure_names
+from ..measures.names import MeasureNames, measure_names
 from . import sections as listed
 from .content import Provenance, ReportContent
 from .params import REPORT
@@ -227,7 +227,7 @@ def _walk(options: dict[str, Any]) -> Report:
 def build_report(
     qrels: Any,
     runs: Any,
-    measures: str | Sequence[str] | None = None,
+    measures: MeasureNames | None = None,
     *,
     relevance_level: int | None = None,
     dataset: str | None = None,

@@ -24,7 +24,7 @@ Evaluation` that the writers of ``irscale eval`` print (trec, csv, json, markdow
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -50,6 +50,10 @@ from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
 from .params import TRANSFORM, TRANSFORM_RANKINGS
 from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
 from .space import Context, Space
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,7 +213,7 @@ def _grid(jr: JudgedRankings, complete_topics: Sequence[str] | None
 def transform(
     qrels: Any,
     runs: Any,
-    measures: str | Iterable[str],
+    measures: MeasureNames,
     N: int,
     *,
     tie_policy: TiePolicy = "trec_eval",
@@ -248,7 +252,7 @@ def transform(
 @TRANSFORM_RANKINGS
 def transform_rankings(
     rankings: JudgedRankings,
-    measures: str | Iterable[str],
+    measures: MeasureNames,
     N: int,
     *,
     levels: int = 2,
@@ -291,7 +295,7 @@ def transform_rankings(
                           scales=used)
 
 
-def _scale_measures(measures: str | Iterable[str], N: Any, levels: Any,
+def _scale_measures(measures: MeasureNames, N: Any, levels: Any,
                     relevance_level: Any, max_memory: int | None = None
                     ) -> list[ScaleMeasure]:
     """The measures to transform, each checked to have a scale of a size that fits

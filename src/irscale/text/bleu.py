@@ -51,7 +51,7 @@ here).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -64,6 +64,10 @@ from ..core.lazy import lazy_package
 from ..errors import ParameterError
 from ..measures.names import measure_names, parse_name
 from .rouge import _joined, word_ids
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
 
 DEFAULT_MEASURES = ("BLEU",)
 #: What ``measures`` may be (the start of the error otherwise).
@@ -294,7 +298,7 @@ def bleu_from_statistics(stats: np.ndarray, request: BleuRequest) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- API
-def bleu_requests(measures: str | Iterable[str]) -> list[BleuRequest]:
+def bleu_requests(measures: MeasureNames) -> list[BleuRequest]:
     """The requests of BLEU measure names (a :class:`~irscale.errors.MeasureError` names a
     name that is not one)."""
     names = measure_names(measures, split=False, expected=BLEU_EXPECTED)
@@ -316,7 +320,7 @@ def _groups(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
 
 
 def sentence_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                  measures: str | Iterable[str] = DEFAULT_MEASURES) -> Any:
+                  measures: MeasureNames = DEFAULT_MEASURES) -> Any:
     """Sentence BLEU of every hypothesis against its references (module documentation).
 
     ``references[k]``: the reference texts of hypothesis k (one or more). Returns a
@@ -336,7 +340,7 @@ def sentence_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                measures: str | Iterable[str] = "BLEU(effective=0)") -> dict[str, float]:
+                measures: MeasureNames = "BLEU(effective=0)") -> dict[str, float]:
     """Corpus BLEU of the hypotheses: their statistics added, then the formula (module
     documentation); ``references[k]`` as :func:`sentence_bleu`'s. The default measure has
     ``effective=0``, as sacrebleu's ``corpus_bleu``.

@@ -64,6 +64,10 @@ from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
 from .params import ROUGE, ROUGE_MULTI
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.names import MeasureNames
+
 Multi = Literal["max", "mean", "pooled"]
 MULTI: tuple[str, ...] = ROUGE_MULTI.domain.names
 DEFAULT_MEASURES = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
@@ -111,7 +115,7 @@ def parse_rouge(text: str) -> RougeRequest:
 
 
 # ----------------------------------------------------------------------------- tokens
-def rouge_requests(measures: str | Iterable[str]) -> list[RougeRequest]:
+def rouge_requests(measures: MeasureNames) -> list[RougeRequest]:
     """The requests of ROUGE measure names (a :class:`~irscale.errors.MeasureError` names a
     name that is not one)."""
     return [parse_rouge(name) for name in measure_names(measures, split=False,
@@ -577,7 +581,7 @@ def _aggregate(hits: np.ndarray, c_total: np.ndarray, r_total: np.ndarray,
 
 @ROUGE
 def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
-          measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
+          measures: MeasureNames = DEFAULT_MEASURES, *, stem: bool = False,
           stopwords: Iterable[str] = (), multi: Multi = "max") -> Any:
     """ROUGE scores of every candidate text against its references (module documentation).
 
