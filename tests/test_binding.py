@@ -615,20 +615,19 @@ EDGE_TRANSLATORS = {
                       "passed the value",
     "_bind_arity": "the arity and keywords of a call: a function declared without a "
                    "Binding has no wrapper that binds them",
-    "_refused_by_type": "None where a parameter's declared type does not admit it, and a "
-                        "value but True or False where it is bool, refused on entry: read "
-                        "from the annotations (no declaration states it twice), left to a "
-                        "binding's domain where the binding declares the parameter",
-    "blame": "which argument a raw exception came from: the annotations declare types, "
-             "not domains (a str path given as a Path works), so they judge a call only "
-             "once it has failed",
+    "_checked_on_entry": "each argument judged on entry against its parameter's declared "
+                         "type (the signature: core.hints.check_entry), in the words of "
+                         "the binding's domain where the binding declares the parameter, "
+                         "or of the domain an Annotated type carries: no declaration "
+                         "states a parameter's type twice",
 }
 #: The exceptions ``public`` translates, each with why.
 EDGE_HANDLERS = {
     "IrscaleError": "an error raised inside: named with the argument it is about, or "
                     "with the keywords handed on",
-    "RAW": "a raw Python exception: the argument that does not fit its declared type "
-           "named, else the exception propagates (irscale's own fault)",
+    "RAW": "a raw Python exception: keywords handed on through **options named, else "
+           "it propagates unchanged: every argument had its declared type on entry, so "
+           "it is irscale's own fault",
 }
 #: The most lines the edge may take (the module was 743 before its checks moved to the
 #: declarations).

@@ -19,19 +19,18 @@ keeps what a declaration cannot know, because it happens only during the call:
   argument that passed its subject (:func:`irscale.errors.about`);
 * **keywords handed on** through ``**options`` to a function the call chooses
   (:func:`irscale.core.binding.forwarded_keyword_error`);
-* **None where the declared type does not admit it** (:func:`_refused_by_type`): refused on
-  entry, as :func:`blame` would name it once the body had failed on it; the parameters
-  that refuse None are read from the annotations at a function's first call and kept
-  (:func:`irscale.core.hints.refused_on_entry`), and a binding that checks None against a
-  parameter's domain keeps it; a parameter declared ``bool`` that no binding declares
-  takes True or False only, as a bound switch does (``correction="yes"``, NaN refused);
-* **which argument a raw exception came from** (:func:`blame`): a call that ends in a raw
-  Python exception (:data:`RAW`) is judged against the parameters' declared types
-  (:func:`irscale.core.hints.misfit`); the first argument that does not fit turns it into
-  a :class:`~irscale.errors.ParameterError` naming it (``scores: expected ShardScores, got
-  DataFrame``), the raw exception kept as its ``__cause__``; otherwise the raw exception
-  propagates unchanged: every argument had its declared type, so it is a fault of
-  irscale, never disguised as the user's.
+* **each argument against its parameter's declared type** (:func:`_checked_on_entry`):
+  the signature is a declaration, judged on entry, before the body runs
+  (:func:`irscale.core.hints.check_entry`; the annotations read at a function's first
+  call and kept, :func:`irscale.core.hints.entry_checks`): None where the type does not
+  admit it, a value but True or False where it is ``bool``, a frame, a text, a list of
+  texts or NaN where it declares something else (``scores: expected ShardScores, got
+  DataFrame``), an integer beyond 64 bits, an empty container where data is declared
+  without a default. A parameter a binding declares is refused in its domain's words, and
+  so is one whose annotation carries its domain (``Annotated``:
+  :data:`irscale.measures.names.MeasureNames`); a ``Literal``'s choices are named. A raw
+  exception raised once every argument had its declared type propagates unchanged: it is
+  irscale's own fault, never disguised as the user's.
 
 The edge is the outermost public call: public functions and methods that call others
 (``Evaluation.format`` calls ``Evaluation.write``) run inside it, and the messages name the
@@ -299,8 +298,8 @@ def _names_parameter(function: Callable[..., Any], args: tuple[Any, ...],
 def _name_argument(function: Callable[..., Any], args: tuple[Any, ...],
                    kwargs: dict[str, Any], error: IrscaleError) -> None:
     """Begin the message of ``error`` (which names no parameter) with the argument that
-    passed its subject (:func:`irscale.errors.about`), else with the one argument that does
-    not have its declared type; the message and the class stay what they were. It cannot
+    passed its subject (:func:`irscale.errors.about`); the message and the class stay what
+    they were. It cannot
     move to a declaration: the error is raised where a value is read (a file's line, an
     empty table), by code that does not know which of the call's arguments the value
     came from; only the call does."""

@@ -3,20 +3,24 @@
 A public function declares the type of each parameter in its signature (``scores:
 ShardScores``, ``measure: str | None``, ``values: Sequence[float]``): the annotation is
 its declaration of what the parameter holds, as a :class:`~irscale.core.params.Param`'s
-domain is of the values it takes. This module reads those declarations and judges a value
-against them (:func:`misfit`): ``None`` where the annotation does not allow it, a string
-where it declares numbers or a sequence of names, a list of strings where it declares
-numbers, NaN where it declares a number, a data frame where it declares a
-:class:`~irscale.stats.ShardScores`; failing that, an integer beyond the 64 bits of numpy's
-and the engine's integers, then an empty container where data is declared.
+domain is of the values it takes. This module reads those declarations and judges a call's
+arguments against them on entry (:func:`entry_checks`, :func:`check_entry`): ``None``
+where the annotation does not allow it, a string where it declares numbers or a sequence
+of names, a list of strings where it declares numbers, NaN where it declares a number, a
+data frame where it declares a :class:`~irscale.stats.ShardScores`; then an integer beyond
+the 64 bits of numpy's and the engine's integers, then an empty container where data is
+declared. What the bodies take beyond the letter of an annotation is part of the
+declaration's reading: a list where a homogeneous tuple is declared (records keep tuples),
+a list of numbers where an ``np.ndarray`` is (numpy makes one), a ``Literal``'s text in any
+case; a protocol's structure (numpy's ``ArrayLike``) is not judged. An annotation that
+carries a domain (``Annotated[T, domain]``) is judged by the domain, in its words.
 
-The API's edge consults it at a function's first call, for the parameters that refuse
-None on entry (:func:`refused_on_entry`), and when a call has ended in a raw Python exception
-(:func:`irscale.core.edge.blame`): the annotations are read only then, from their text
-(``from __future__ import annotations``), names resolved in the function's module and its
-``TYPE_CHECKING`` imports; an annotation that cannot be read blames nothing. It imports
-only the standard library and :mod:`irscale.errors` (numpy and pandas are judged by the
-class names of the values, never imported here).
+The API's edge (:mod:`irscale.core.edge`) reads the checks at a function's first call and
+keeps them: the annotations are read from their text (``from __future__ import
+annotations``), names resolved in the function's module and its ``TYPE_CHECKING`` imports;
+an annotation that cannot be read judges nothing. It imports only the standard library and
+:mod:`irscale.errors` (numpy and pandas are judged by the class names of the values, never
+imported here).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ _ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
 #: Most elements of a sequence checked against its element type.
 _ELEMENTS = 10_000
 
-_UNKNOWN = None  # an annotation that cannot be read: it blames nothing
+_UNKNOWN = None  # an annotation that cannot be read: it refuses nothing
 _MISSING = object()
 
 
@@ -100,37 +104,6 @@ def call_arguments(function: Callable[..., Any], args: tuple[Any, ...],
     return bound, annotations
 
 
-def misfit(function: Callable[..., Any], args: tuple[Any, ...],
-           kwargs: dict[str, Any]) -> ParameterError | None:
-    """The error naming the argument of ``function`` that does not fit its declared type
-    (its annotation), or None when every argument fits (or cannot be judged): the first
-    argument of another type, else an integer beyond 64 bits, else an empty container
-    where data is declared. A parameter a binding declares is judged too: a domain that
-    takes any value (a :class:`~irscale.core.params.Text`) leaves its type to the
-    annotation."""
-    call = call_arguments(function, args, kwargs)
-    if call is None:
-        return None
-    arguments, annotations = call
-    namespace = declared_types(function, args)[1]
-    for name, _, items in arguments:
-        annotation = annotations.get(name)
-        if annotation is None:
-            continue
-        for item in items:
-            if _fits(item, annotation, namespace) is False:
-                return _expected(name, annotation, item)
-    for name, value, _ in arguments:
-        if isinstance(value, int) and not -_INT64 <= value < _INT64:
-            return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
-                                  "integer", param=name)
-    for name, value, _ in arguments:
-        if _is_empty(value) and _is_container(annotations.get(name, ""), namespace):
-            return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
-                                  param=name)
-    return None
-
-
 #: The refusal of None of an :func:`entry_checks` entry for a switch: the parameter is
 #: declared ``bool``, and :class:`irscale.core.params.Switch` judges its value (None included).
 SWITCH = ""
@@ -144,7 +117,7 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
     keyword-only one, or an option a ``__signature__`` shows), its name, its annotation,
     its refusal of None and its binding's domain (or None).
 
-    The refusal of None: the message :func:`misfit` gives for None where the annotation
+    The refusal of None: ``name: expected <type>, got None`` where the annotation
     does not admit it (no ``None`` nor ``Optional``, :func:`_admits_none`), the default is
     not None, and no binding declares the parameter with a domain that refuses None in
     its own words (:meth:`irscale.core.binding.Binding.bind`); :data:`SWITCH` for a
@@ -636,7 +609,7 @@ def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool
         return _all([fits(_number(item)) for fits, item in zip(elements, value, strict=False)]
                     ) if len(value) == len(elements) else False  # tuple[str, float]
     if isinstance(value, (list, tuple)) and elements:
-        return _fits_items(value[:_ELEMENTS], elements[0])
+        return _fits_items(list(value[:_ELEMENTS]), elements[0])
     return True
 
 
