@@ -77,14 +77,14 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 
 from ..core.bounds_kernels import completed
 from ..core.judged import NONPOOL, JudgedRankings
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL
+from ..core.params import DEFAULT_RELEVANCE_LEVEL, Checked
 from ..core.progress import (
     ProgressArg,
     declared_memory,
@@ -106,7 +106,20 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..core.inputs import Qrels
     from ..measures.results import Evaluation
-    from ..stats.tables import Format
+
+
+def _bounds_format(fmt: object) -> str:
+    """``fmt`` when it is a format of the bounds (:data:`~irscale.io.formats.BOUNDS_FORMATS`:
+    a table's and ``trec``); a :class:`ParameterError` listing them otherwise."""
+    from ..io.formats import BOUNDS_FORMATS, check_format
+
+    return check_format(fmt, BOUNDS_FORMATS, "bounds")
+
+
+#: The formats of :meth:`UnjudgedBounds.format`, refused on entry as
+#: :func:`_bounds_format` refuses them.
+BoundsFormat = Annotated[Literal["text", "csv", "markdown", "latex", "json", "trec"],
+                         Checked(_bounds_format)]
 
 #: Families whose parameters are depth cut-offs: a value at depth c depends on the
 #: documents below c only through R or the ideal ranking (module documentation).
@@ -161,16 +174,14 @@ class UnjudgedBounds(HtmlRepr):
         """The mean bounds (one row a run and measure)."""
         return self.means
 
-    def format(self, fmt: Format | Literal["trec"] = "text", *, digits: int = 4,
+    def format(self, fmt: BoundsFormat = "text", *, digits: int = 4,
                per_topic: bool = False) -> str:
         """The mean bounds (``per_topic``: the per-topic ones too) and the undecided pairs
         as ``fmt`` (``csv``: the one table, per topic or of the means; ``json``: every
         table; ``trec``: trec_eval's lines ``measure_low topic value run`` and
         ``measure_high ...``, the topics' (``per_topic``) then the means' (``all``), and a
         line ``undecided measure a,b`` a pair of runs the judgments do not order)."""
-        from ..io.formats import BOUNDS_FORMATS, check_format
-
-        check_format(fmt, BOUNDS_FORMATS, "bounds")
+        _bounds_format(fmt)
         if fmt == "trec":
             rows = [*(row for block in (self.blocks if per_topic else ())
                       for row in _rows(block)),

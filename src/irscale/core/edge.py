@@ -248,7 +248,7 @@ def _checked_on_entry(function: Callable[..., Any],
 
     try:
         error = check_entry(function, checks, args, kwargs)
-    except ParameterError:
+    except IrscaleError:  # (a switch's, or a domain's an annotation carries)
         _bind_arity(function, args, kwargs)
         raise
     if error is not None:

@@ -34,7 +34,7 @@ import numbers
 import sys
 from collections.abc import Callable
 
-from ..errors import ParameterError, shorten, shown
+from ..errors import IrscaleError, ParameterError, shorten, shown
 from .records import is_record_init
 
 TYPE_CHECKING = False
@@ -136,7 +136,7 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
     binding = binding_of(function)
     # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
     judged = binding.defaults(found) if binding is not None else {}
-    domains = {param.name: param.domain for param in binding.params} \
+    domains = {param.name: param.domain for param in (*binding.params, *binding.takes)} \
         if binding is not None else {}
     declared = {name for name, domain in domains.items()
                 if judged.get(name, _MISSING) is not None and _refuses_none(domain)}
@@ -144,11 +144,15 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
                and name not in found.keyword_only and name not in found.extra
                and name != "return"]
     checks = []
+    # a constructor's parameters are its object's fields: declared as they are kept
+    record = is_record_init(function) or getattr(function, "__name__", "") == "__init__"
     for index, name in [*enumerate(found.positional),
                         *((-1, n) for n in (*found.keyword_only, *options))]:
         annotation = annotations.get(name)
         if annotation is None:
             continue
+        if record and _coerced(annotation, namespace):
+            annotation = "object"  # what the field's class coerces (``Strings.of``): its own
         refuse: str | None = None
         if name in declared or found.defaults.get(name, _MISSING) is None:
             refuse = None
@@ -156,9 +160,29 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
             refuse = SWITCH
         elif _admits_none(annotation, namespace) is False:
             refuse = str(_expected(name, annotation, None))
-        checks.append((index, name, annotation, refuse,
-                       domains.get(name) or _annotated_domain(annotation, namespace)))
+        own = None if name in domains else _annotated_domain(annotation, namespace)
+        checks.append((index, name, annotation, None if own is not None else refuse,
+                       domains.get(name) or own))
     return tuple(checks)
+
+
+def _coerced(annotation: Any, namespace: dict[str, Any]) -> bool:
+    """Whether a record's field is declared as a class that makes its values from what it
+    is given (a class method ``of``: :meth:`irscale.core.strings.Strings.of` takes lists,
+    arrays, Arrow columns): the field's annotation declares what the record keeps, and the
+    class judges what it is given."""
+    import ast
+
+    try:
+        node = _parsed(annotation) if isinstance(annotation, str) else None
+    except SyntaxError:
+        return False
+    if not isinstance(node, ast.Name):
+        return False
+    target = _resolve(node, namespace)
+    if target is _MISSING:
+        target = _checking_imports(namespace.get("__name__", "")).get(node.id)
+    return isinstance(target, type) and isinstance(vars(target).get("of"), classmethod)
 
 
 def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
@@ -170,23 +194,28 @@ def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
     import typing
 
     try:
-        nodes = ast.walk(_parsed(annotation)) if isinstance(annotation, str) else ()
+        node = _parsed(annotation) if isinstance(annotation, str) else None
     except SyntaxError:
         return None
-    for node in nodes:
-        if isinstance(node, ast.Name):
-            target = _resolve(node, namespace)
-            if target is _MISSING:
-                target = _checking_imports(namespace.get("__name__", "")).get(node.id)
-            if typing.get_origin(target) is typing.Annotated:
-                return next((item for item in target.__metadata__
-                             if callable(getattr(item, "check", None))), None)
-    return None
+    # the alias alone, or with None (``MeasureNames | None``): in a union with another type
+    # (``Format | Literal["trec"]``), the other may take what the domain does not
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and \
+            isinstance(node.right, ast.Constant) and node.right.value is None:
+        node = node.left
+    if not isinstance(node, ast.Name):
+        return None
+    target = _resolve(node, namespace)
+    if target is _MISSING:
+        target = _checking_imports(namespace.get("__name__", "")).get(node.id)
+    if typing.get_origin(target) is not typing.Annotated:
+        return None
+    return next((item for item in target.__metadata__
+                 if callable(getattr(item, "check", None))), None)
 
 
 def check_entry(function: Callable[..., Any],
                 checks: tuple[tuple[int, str, Any, str | None, Any], ...],
-                args: tuple[Any, ...], kwargs: dict[str, Any]) -> ParameterError | None:
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> IrscaleError | None:
     """The error naming the first argument of the call that does not fit its parameter's
     declared type (:func:`entry_checks`), judged on entry, before the body runs; None when
     every argument fits. A value given to a parameter a binding declares with a domain is
@@ -202,6 +231,14 @@ def check_entry(function: Callable[..., Any],
         value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
         if value is _MISSING:
             continue
+        if getattr(domain, "annotated", False):  # the annotation's own domain decides
+            refused = _domain_refusal(domain, value, name)
+            if refused is not None:
+                if not str(refused).startswith(name):  # (``format must be``: of ``fmt``)
+                    refused.args = (f"{name}: {refused.args[0]}", *refused.args[1:])
+                    refused.param = name  # type: ignore[attr-defined]
+                raise refused
+            continue
         if refuse == SWITCH:
             if type(value) is not bool:
                 from .params import Switch
@@ -211,9 +248,6 @@ def check_entry(function: Callable[..., Any],
         if value is None:
             if refuse:
                 return ParameterError(refuse, param=name)
-            continue
-        if getattr(domain, "annotated", False):  # the annotation's own domain decides
-            domain.check(value, name)
             continue
         if _fits(value, annotation, namespace) is False:
             refused = _domain_refusal(domain, value, name)
@@ -227,16 +261,17 @@ def check_entry(function: Callable[..., Any],
     return _beyond(function, args, kwargs, checks)
 
 
-def _domain_refusal(domain: Any, value: Any, name: str) -> ParameterError | None:
-    """The refusal of ``value`` in the words of the ``domain`` a binding declares for
-    parameter ``name`` (its :class:`~irscale.errors.ParameterError`), None if it has
-    none or takes the value (or cannot judge it: the declared type then says why)."""
+def _domain_refusal(domain: Any, value: Any, name: str) -> IrscaleError | None:
+    """The refusal of ``value`` in the words of the ``domain`` declared for parameter
+    ``name`` (its irscale error: a :class:`~irscale.errors.ParameterError`, a
+    :class:`~irscale.errors.MeasureError`), None if it has none or takes the value (or
+    cannot judge it: the declared type then says why)."""
     check = getattr(domain, "check", None)
     if check is None:
         return None
     try:
         check(value, name)
-    except ParameterError as error:
+    except IrscaleError as error:
         return error
     except Exception:  # (a domain that cannot judge it)
         return None
@@ -245,7 +280,7 @@ def _domain_refusal(domain: Any, value: Any, name: str) -> ParameterError | None
 
 def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
             checks: tuple[tuple[int, str, Any, str | None, Any], ...]
-            ) -> ParameterError | None:
+            ) -> IrscaleError | None:
     """An integer beyond 64 bits given for any parameter, then an empty container given
     for a parameter that declares data and has no default, or None (:func:`check_entry`);
     a parameter a binding's domain judges is left to it."""
@@ -264,8 +299,10 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
                                   "integer", param=name)
     defaults = found.defaults if found is not None else {}
-    required = {name for _, name, annotation, _, _ in checks
-                if defaults.get(name) is None and _is_container(annotation, {})}
+    constructor = is_record_init(function) or getattr(function, "__name__", "") == "__init__"
+    required = set() if constructor else {  # (an object's fields may be empty: a run's)
+        name for _, name, annotation, _, _ in checks
+        if defaults.get(name) is None and _is_container(annotation, {})}
     for index, name, _, _, _ in checks:
         if name not in required or name in domains:
             continue
@@ -308,17 +345,21 @@ def _expected(name: str, annotation: Any, value: Any,
     'bogus'``)."""
     import typing
 
-    alias = (namespace or {}).get(annotation) if isinstance(annotation, str) else None
-    if alias is not None and typing.get_origin(alias) is typing.Literal:
-        return ParameterError(f"{name} must be one of {list(typing.get_args(alias))}, got "
+    literal = (namespace or {}).get(annotation) if isinstance(annotation, str) else annotation
+    if typing.get_origin(literal) is typing.Literal:  # (an alias, or the Literal itself)
+        return ParameterError(f"{name} must be one of {list(typing.get_args(literal))}, got "
                               f"{shown(value)}", param=name)
     return ParameterError(f"{name}: expected {_text(annotation)}, got {_what(value)}",
                           param=name)
 
 
 def _text(annotation: Any) -> str:
-    return annotation if isinstance(annotation, str) else \
-        getattr(annotation, "__name__", str(annotation))
+    """An annotation as its source writes it (``str | None``, ``Literal[9, 10]``)."""
+    if isinstance(annotation, str):
+        return annotation
+    if isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "")
 
 
 def _what(value: Any) -> str:
@@ -500,6 +541,8 @@ def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | N
     origin = typing.get_origin(target)
     if origin is not None:
         arguments = typing.get_args(target)
+        if origin is typing.Annotated:  # the type it annotates (its domain: check_entry)
+            return _fits_object(value, arguments[0], namespace)
         if origin is typing.Literal:
             return any(_is_literal(value, a) for a in arguments)
         if origin is typing.Union or _is_union_type(origin):

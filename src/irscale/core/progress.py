@@ -55,10 +55,12 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
 import numpy as np
 
 from ..errors import ParameterError, message_line, printable
+from .params import Checked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,8 +81,6 @@ PLAIN_QUIET = 300.0
 #: an exception whose traceback keeps it alive stops being announced).
 HEARTBEAT_LIMIT = 3600.0
 
-#: What every ``progress=`` argument takes.
-ProgressArg = bool | Callable[[int, int], None]
 
 #: Lines of progress and estimates written on standard error by this process so far (a
 #: one-element list: :class:`Span` is quiet while they come).
@@ -297,6 +297,10 @@ def check_progress(progress: object) -> ProgressArg:
         return progress
     raise ParameterError(f"progress must be True, False or a callable progress(done, total), "
                          f"got {progress!r}")
+
+
+#: What every ``progress=`` argument takes, judged on entry by :func:`check_progress`.
+ProgressArg = Annotated[bool | Callable[[int, int], None], Checked(check_progress)]
 
 
 def progress_reporter(

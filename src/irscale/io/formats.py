@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 
 from ..core.params import Names, Param
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +66,7 @@ def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:
         return fmt
     why = (f" ({fmt!r} does not apply to {what})"
            if isinstance(fmt, str) and fmt in FORMATS else "")
-    raise ParameterError(f"format must be one of {list(allowed)}, got {fmt!r}{why}")
+    raise ParameterError(f"format must be one of {list(allowed)}, got {shown(fmt)}{why}")
 
 ImageFormat: TypeAlias = 'Literal["parquet", "csv"]'
 #: File name endings and their formats.

@@ -31,12 +31,12 @@ import numbers
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import numpy as np
 
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
-from ..core.params import RESAMPLES, SEED
+from ..core.params import RESAMPLES, SEED, Checked
 from ..core.progress import ProgressArg, check_progress, check_stop, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
@@ -66,9 +66,6 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
                          f"got {shown(seed)}")
 
 
-#: What ``rng=`` accepts (see the module documentation).
-RngArg = int | Sequence[int] | np.random.SeedSequence | np.random.Generator | None
-
 def check_rng(rng: object, name: str = "rng") -> RngArg:
     """``rng`` if it is ``None``, a :class:`numpy.random.Generator`, or a seed
     :func:`check_seed` accepts (a non-negative integer, a sequence of them, a
@@ -80,6 +77,12 @@ def check_rng(rng: object, name: str = "rng") -> RngArg:
         raise ParameterError(f"{name} must be None, a non-negative integer seed or a "
                              f"numpy.random.Generator, got {rng!r}")
     return check_seed(rng, name)
+
+
+#: What ``rng=`` accepts (see the module documentation), judged on entry by
+#: :func:`check_rng`.
+RngArg = Annotated[int | Sequence[int] | np.random.SeedSequence | np.random.Generator | None,
+                   Checked(check_rng, named=True)]
 
 
 def rng_options(options: dict[str, object]) -> dict[str, object]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import numpy as np
 
@@ -25,13 +25,24 @@ from ..io.formats import TABLE_FORMATS
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.numbers import Table
 
-#: A table format (:data:`~irscale.io.formats.TABLE_FORMATS`).
-Format = Literal["text", "csv", "markdown", "latex", "json"]
-
-
-def check_format(fmt: str) -> Format:
+def check_format(fmt: object) -> Format:
     """``fmt`` when it is a table format; a :class:`ParameterError` listing them otherwise."""
     return cast(Format, formats.check_format(fmt, TABLE_FORMATS, "a table"))
+
+
+class _TableFormat:
+    """The domain of a table's format (:data:`Format`), judged on entry by the API's edge
+    (:func:`irscale.core.hints.check_entry`) in :func:`check_format`'s words."""
+
+    annotated = True
+
+    def check(self, value: object, name: str) -> object:
+        return check_format(value)
+
+
+#: A table format (:data:`~irscale.io.formats.TABLE_FORMATS`), refused on entry as
+#: :func:`check_format` refuses it.
+Format = Annotated[Literal["text", "csv", "markdown", "latex", "json"], _TableFormat()]
 
 
 def significance_mark(p: float, alpha: float) -> str:
