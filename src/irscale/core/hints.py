@@ -136,7 +136,7 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
     binding = binding_of(function)
     # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
     judged = binding.defaults(found) if binding is not None else {}
-    domains = {param.name: param.domain for param in (*binding.params, *binding.takes)} \
+    domains = {param.name: param.domain for param in binding.params} \
         if binding is not None else {}
     declared = {name for name, domain in domains.items()
                 if judged.get(name, _MISSING) is not None and _refuses_none(domain)}
@@ -151,15 +151,16 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
         annotation = annotations.get(name)
         if annotation is None:
             continue
+        kept = annotation  # what the parameter declares (a field: what the object keeps)
         if record and _coerced(annotation, namespace):
             annotation = "object"  # what the field's class coerces (``Strings.of``): its own
         refuse: str | None = None
         if name in declared or found.defaults.get(name, _MISSING) is None:
             refuse = None
-        elif annotation in ("bool", bool) and name not in domains:
+        elif kept in ("bool", bool) and name not in domains:
             refuse = SWITCH
-        elif _admits_none(annotation, namespace) is False:
-            refuse = str(_expected(name, annotation, None))
+        elif _admits_none(kept, namespace) is False:
+            refuse = str(_expected(name, kept, None))
         own = None if name in domains else _annotated_domain(annotation, namespace)
         checks.append((index, name, annotation, None if own is not None else refuse,
                        domains.get(name) or own))
@@ -193,8 +194,11 @@ def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
     import ast
     import typing
 
+    if not isinstance(annotation, str):  # an object (a ``__signature__``'s)
+        return next((item for item in getattr(annotation, "__metadata__", ())
+                     if callable(getattr(item, "check", None))), None)
     try:
-        node = _parsed(annotation) if isinstance(annotation, str) else None
+        node = _parsed(annotation)
     except SyntaxError:
         return None
     # the alias alone, or with None (``MeasureNames | None``): in a union with another type
@@ -326,14 +330,17 @@ def _admits_none(annotation: Any, namespace: dict[str, Any]) -> bool | None:
 
 
 def _refuses_none(domain: Any) -> bool:
-    """Whether a binding's ``domain`` refuses None (its ``check`` raises)."""
+    """Whether a binding's ``domain`` refuses None in its own words (its ``check`` raises
+    an irscale error; a raw exception is no refusal: the type hint's refuses it)."""
     check = getattr(domain, "check", None)
     if check is None:
         return False
     try:
         check(None, "")
-    except Exception:
+    except IrscaleError:
         return True
+    except Exception:
+        return False
     return False
 
 

@@ -392,6 +392,9 @@ class Checked:
     def check(self, value: object, name: str) -> object:
         return self._check(value, name) if self._named else self._check(value)
 
+    def __repr__(self) -> str:  # (as a signature shows it: ``Checked(compat_option)``)
+        return f"Checked({getattr(self._check, '__name__', self._check)})"
+
 
 @record
 class Name(Text):

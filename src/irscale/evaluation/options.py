@@ -80,12 +80,17 @@ def option_types() -> dict[str, Any]:
     """The declared type of each option as an object (``Literal[9, 10]``, the tie policies'
     ``Literal``), resolved here: the annotations name types this module imports for type
     checkers only."""
-    from typing import Literal, get_type_hints
+    from typing import Annotated, Literal, get_type_hints
 
-    from ..core.options import TIE_POLICIES
+    from ..core.options import TIE_POLICIES, compat_option
+    from ..core.params import Checked
 
-    return get_type_hints(TrecEvalOptions, localns={
+    hints = get_type_hints(TrecEvalOptions, localns={
         "Literal": Literal, "TiePolicy": Literal.__getitem__(TIE_POLICIES)})
+    # the profile refused on entry as RankingOptions refuses it (compat_option's words)
+    profiles = hints["compat"]
+    hints["compat"] = Annotated[profiles, Checked(compat_option)]
+    return hints
 
 
 class TrecEvalSignature:
