@@ -144,8 +144,7 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
                and name not in found.keyword_only and name not in found.extra
                and name != "return"]
     checks = []
-    # a constructor's parameters are its object's fields: declared as they are kept
-    record = is_record_init(function) or getattr(function, "__name__", "") == "__init__"
+    record = _is_constructor(function)
     for index, name in [*enumerate(found.positional),
                         *((-1, n) for n in (*found.keyword_only, *options))]:
         annotation = annotations.get(name)
@@ -165,6 +164,15 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
         checks.append((index, name, annotation, None if own is not None else refuse,
                        domains.get(name) or own))
     return tuple(checks)
+
+
+def _is_constructor(function: Callable[..., Any]) -> bool:
+    """Whether ``function`` makes an object (a record's or a class's ``__init__``, a
+    ``__new__``): its parameters are the object's fields, declared as the object keeps
+    them (a column of :class:`~irscale.core.strings.Strings`, NaN for an undefined value,
+    an empty run's empty arrays)."""
+    return is_record_init(function) or getattr(function, "__name__", "") in ("__init__",
+                                                                            "__new__")
 
 
 def _coerced(annotation: Any, namespace: dict[str, Any]) -> bool:
@@ -231,6 +239,7 @@ def check_entry(function: Callable[..., Any],
     if not checks:
         return None
     namespace = declared_types(function, args)[1]
+    constructor = _is_constructor(function)
     for index, name, annotation, refuse, domain in checks:
         value = args[index] if 0 <= index < len(args) else kwargs.get(name, _MISSING)
         if value is _MISSING:
@@ -253,7 +262,10 @@ def check_entry(function: Callable[..., Any],
             if refuse:
                 return ParameterError(refuse, param=name)
             continue
-        if _fits(value, annotation, namespace) is False:
+        if domain is not None:  # a bound parameter: its binding judges it, in its words
+            continue
+        # (a field of an object may hold NaN: a result's undefined value)
+        if _fits(_number(value) if constructor else value, annotation, namespace) is False:
             refused = _domain_refusal(domain, value, name)
             if refused is not None:
                 return refused
@@ -296,15 +308,11 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
                for i, value in enumerate(args)), *kwargs.items()]
     domains = {name: domain for _, name, _, _, domain in checks if domain is not None}
     for name, value in given:
-        if type(value) is int and not -_INT64 <= value < _INT64:
-            refused = _domain_refusal(domains.get(name), value, name)
-            if refused is not None:
-                return refused
+        if type(value) is int and not -_INT64 <= value < _INT64 and name not in domains:
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
                                   "integer", param=name)
     defaults = found.defaults if found is not None else {}
-    constructor = is_record_init(function) or getattr(function, "__name__", "") == "__init__"
-    required = set() if constructor else {  # (an object's fields may be empty: a run's)
+    required = set() if _is_constructor(function) else {  # (a field may be empty: a run's)
         name for _, name, annotation, _, _ in checks
         if defaults.get(name) is None and _is_container(annotation, {})}
     for index, name, _, _, _ in checks:
