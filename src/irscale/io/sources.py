@@ -308,9 +308,13 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     named by :func:`~irscale.io.naming.name_runs` (not when they are an item of a list,
     whose runs are named together)."""
     from ..core.inputs import Run
+    from .naming import NamedFiles
 
     if isinstance(obj, Run):
         return [obj if name is None or obj.name == name else replace(obj, name=name)]
+    if isinstance(obj, NamedFiles):  # run files and their --names rule
+        return read_runs(list(obj.files), names=obj.names, duplicates=duplicates,
+                         keep_rank=keep_rank)
     if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
         return [_dataset_run(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     if is_data(obj):
@@ -556,8 +560,15 @@ def _read_items(sources: Any, names: NameSpec) -> list[tuple[Any, str | None, st
 def input_files(spec: Any, how: str = "") -> Iterator[InputFile]:
     """The files an input spec reads, for the rule that an output is never an input: a
     folder or a glob pattern gives its files (as :func:`source_files` expands them, each
-    named ``how`` + where it was found), a path itself; ``-`` (standard input), an
+    named ``how`` + where it was found), a path itself, run files named by a ``--names``
+    rule (:class:`~irscale.io.naming.NamedFiles`) each; ``-`` (standard input), an
     ``irds:`` id and objects that are no path read no file of the call."""
+    from .naming import NamedFiles
+
+    if isinstance(spec, NamedFiles):  # run files and their --names rule
+        for file in spec.files:
+            yield from input_files(file, how)
+        return
     if not isinstance(spec, (str, os.PathLike)) or is_stdio(spec) or is_irds(spec):
         return
     path = os.fspath(spec)
