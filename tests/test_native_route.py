@@ -149,13 +149,50 @@ def test_runs_sharing_a_run_id_are_named_after_their_files(files, tmp_path,
     # b ranks d1 last on topic 1: AP (1/3)/2
     assert ev.runs == ("a", "b")
     assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
-    # under the run-id rule (read by the Python readers), the runs that share one are
-    # named after their files, with a warning
-    monkeypatch.undo()
+    # under the run-id rule (judged by the engine too), the runs that share one are named
+    # after their files, with a warning
     with pytest.warns(UserWarning, match="2 runs share a run id with another run \\('bm25' ×2\\)"):
         ev = irscale.evaluate(files / "qrels", paths, "map", names="runid")
     assert ev.runs == ("a", "b")
     assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
+
+
+def test_runs_named_by_a_rule_take_the_engine_path(files, no_python_judge):
+    # run files (a folder, a list) named by run id or one name each: read and judged by
+    # the engine, the names the only difference from the runs named by their files
+    runs = files / "runs"
+    by_file = irscale.evaluate(files / "qrels", runs, ["map", "P@2"])
+    for spec, names, expected in ((runs, "runid", ("bm25", "ql")),
+                                  ([runs / "bm25.run", runs / "ql.run.gz"], ["x", "y"],
+                                   ("x", "y")),
+                                  (str(runs / "*.run*"), "file", ("bm25", "ql"))):
+        ev = irscale.evaluate(files / "qrels", spec, ["map", "P@2"], names=names)
+        assert ev.runs == expected
+        assert ev.mean().values.tolist() == by_file.mean().values.tolist()
+    with pytest.raises(irscale.errors.ParameterError, match="'x' is given twice"):
+        irscale.evaluate(files / "qrels", runs, "map", names=["x", "x"])
+
+
+def test_cli_names_take_the_engine_path(files, no_python_judge, monkeypatch):
+    # --names: the files and the rule handed over, not read by the Python readers first
+    import irscale.io.sources as sources
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the Python run readers were called")
+
+    monkeypatch.setattr(sources, "read_runs", refused)
+    outputs = []
+    for names in ([], ["--names", "runid"], ["--names", "x,y"]):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            assert main(["eval", str(files / "qrels"), str(files / "runs"), "-m", "map",
+                         "-q", *names]) == 0
+        out.flush()
+        outputs.append(out.buffer.getvalue().decode())
+    # the files' stems are their run ids (bm25, ql): one name per line of each run
+    assert outputs[0].count("\tbm25\n") == 3 and outputs[0].count("\tql\n") == 3
+    assert outputs[1] == outputs[0]
+    assert outputs[2] == outputs[0].replace("\tbm25\n", "\tx\n").replace("\tql\n", "\ty\n")
 
 
 def test_complete_num_rel_totals_from_the_engine(files, no_python_judge):

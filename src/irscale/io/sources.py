@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Qrels, Run
     from ..core.progress import ProgressArg
-    from .naming import NameSpec
+    from .naming import NamedFiles, NameSpec
 
 #: What a qrels spec may be, for error messages.
 QRELS_KINDS = ("a file path, '-' (standard input), 'irds:DATASET_ID', bytes, an open file, "
@@ -408,6 +408,22 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     from .naming import name_runs
 
     return name_runs(_runs(obj, keep_rank=keep_rank, named=False), names)
+
+
+def named_run_files(runs: Any, names: NameSpec) -> NamedFiles | None:
+    """``runs`` (a run file, folder or glob pattern, or a list of those) as its run files
+    to be named by ``names`` once they are read (:class:`~irscale.io.naming.NamedFiles`:
+    the engine reads and judges them where it takes every input); ``None`` for other runs
+    (in memory, read already, a mapping), which :func:`as_runs` names."""
+    from .naming import named_files
+
+    listed = isinstance(runs, (list, tuple)) and not hasattr(runs, "_fields")
+    items = list(runs) if listed else [runs]
+    if not items or not all(isinstance(item, (str, os.PathLike)) and not is_irds(item)
+                            for item in items):
+        return None
+    return named_files([os.fspath(file) for item in items
+                        for file in (run_files(item) if expands(item) else [item])], names)
 
 
 def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
