@@ -279,3 +279,30 @@ def test_the_engine_reads_files_by_their_paths(files, tmp_path):
     with pytest.raises(InputFormatError) as engine:
         judge_trec(qrels, [(tmp_path / "cut.gz", str(tmp_path / "cut.gz"))])
     assert str(engine.value) == str(python.value)
+
+
+def _runid_lines_by_replace(text: bytes, names: list[str], runids: list[str]) -> bytes:
+    """The rule of ``runid_lines``: each run's first line ``runid all NAME NAME`` printed
+    with its run id (one replace per run)."""
+    label = b"runid                 \tall\t"
+    for name, runid in zip(names, runids, strict=True):
+        if name != runid:
+            suffix = f"\t{name}\n".encode()
+            text = text.replace(label + name.encode() + suffix,
+                                label + runid.encode() + suffix, 1)
+    return text
+
+
+def test_runid_lines_rewrite_each_runs_first_line_in_one_pass():
+    from irscale.evaluation.trec_text import runid_lines
+
+    label = "runid                 \tall\t"
+    names = ["a", "ab", "run_1", "x"]
+    runids = ["teamA", "ab", "r1", "teamX"]
+    body = "".join(f"{label}{n}\t{n}\nmap                   \tall\t0.5000\t{n}\n" for n in names)
+    cases = [body, body + f"{label}a\ta\n", f"{label}x\tx", body.replace(f"{label}ab\tab\n", ""),
+             "", "no runid line\n", f"{label}a\tab\n{label}ab\tab\n" + body]
+    for text in cases:
+        expected = _runid_lines_by_replace(text.encode(), names, runids)
+        assert runid_lines(text.encode(), names, runids) == expected, text
+    assert runid_lines(body.encode(), names, runids).count(b"\tall\tteamA\ta\n") == 1
