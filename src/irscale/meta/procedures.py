@@ -152,11 +152,11 @@ def decide(
     """
     name = canonical_procedure(procedure)
     values = np.asarray(values, dtype=np.float64)
-    labels = systems if systems is not None else tuple(f"s{i + 1}" for i in range(values.shape[1]))
-    if (values.ndim == 3) != is_shard_procedure(name):
-        raise InputError(f"{name!r} needs a topics × systems"
+    if values.ndim != (3 if is_shard_procedure(name) else 2):
+        raise InputError(f"values: {name!r} needs a topics × systems"
                          f"{' × shards' if is_shard_procedure(name) else ''} array, got "
                          f"{values.ndim}-D scores")
+    labels = systems if systems is not None else tuple(f"s{i + 1}" for i in range(values.shape[1]))
     unknown = keyword_error(name, options, ()) \
         if name in ANOVA_PROCEDURES or name in RANK_PROCEDURES else None
     if unknown is not None:
