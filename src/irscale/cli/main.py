@@ -71,18 +71,13 @@ UNCOLLECTED_RUNS = ("eval",)
 
 
 def __getattr__(name: str) -> Any:
-    """What the command line gave (``given``, ``spelling``, ``named``: defined in
-    :mod:`irscale.cli.rules`; ``Given``, ``GIVEN``: in :mod:`irscale.cli.parser`), loaded
-    on first use."""
-    if name in ("Given", "GIVEN"):
-        from . import parser
-
-        return getattr(parser, name)
-    if name not in ("given", "spelling", "named"):
+    """What the command line gave (``given``, ``spelling``, ``named``, ``Given``,
+    ``GIVEN``: defined in :mod:`irscale.cli.given`), loaded on first use."""
+    if name not in ("given", "spelling", "named", "Given", "GIVEN"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import rules
+    from . import given
 
-    return getattr(rules, name)
+    return getattr(given, name)
 
 
 def build_parser(command: str | None = None, *,
@@ -318,9 +313,12 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             # caller that imported numpy, or a value the user set, keeps its setup
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         with _StartUp(tune_memory):
-            parser = build_parser(argv=argv)
-            args = parser.parse_args(argv)
-            _check(args, parser, tune_memory=tune_memory)
+            args = _trec_eval_path(argv)
+            if args is None:
+                parser = build_parser(argv=argv)
+                args = parser.parse_args(argv)
+                _check(args, parser)
+            _tune(tune_memory)
             if command in UNCOLLECTED_RUNS:  # its run, too, without the collector
                 return _run(args, request)
         return _run(args, request)
@@ -385,11 +383,21 @@ def _cache_request(argv: list[str]) -> tuple[Any, bool]:
     return request, False
 
 
-def _check(args: argparse.Namespace, parser: argparse.ArgumentParser, *,
-           tune_memory: bool) -> None:
+def _trec_eval_path(argv: list[str]) -> Any:
+    """The namespace of an ``eval`` command line of trec_eval's options alone, parsed and
+    checked from the manifest's data (:func:`irscale.cli.eval_path.parse`: neither
+    :mod:`argparse` nor the declarations of the options loaded), or None: the parser
+    built from the declarations then parses and checks it."""
+    if not argv or argv[0] != "eval":
+        return None
+    from .eval_path import parse
+
+    return parse(argv)
+
+
+def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Before any input is read: a command chosen, the outputs apart from the inputs,
-    every rule of the command, the optional packages it needs; then the allocator tuned
-    (``tune_memory``, :mod:`irscale.cli.allocator`)."""
+    every rule of the command, the optional packages it needs."""
     if getattr(args, "func", None) is None:
         parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
     from .outputs import check_outputs
@@ -401,6 +409,12 @@ def _check(args: argparse.Namespace, parser: argparse.ArgumentParser, *,
     from .requirements import check_requirements
 
     check_requirements(args, parser)  # a missing optional package, before any input
+
+
+def _tune(tune_memory: bool) -> None:
+    """The allocator tuned once the command line is checked, where ``tune_memory`` (the
+    process is the command line's) and ``IRSCALE_TUNE_MEMORY=1``
+    (:mod:`irscale.cli.allocator`)."""
     if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
         from . import allocator
 
