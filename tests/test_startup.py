@@ -452,8 +452,10 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: resolve a run as the command line does) adds one where runs are named: 76; the bindings'
 #: mechanism, loaded only where a command line gives an option ``eval``'s binding refuses
 #: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
-#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``).
-TREC_EVAL_PATH_MODULES = 74
+#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``); parsed
+#: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
+#: declarations of its options), to 63 (51 for ``-m map``).
+TREC_EVAL_PATH_MODULES = 63
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -471,10 +473,14 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: mechanism (it gives none of the options ``eval``'s binding refuses, so that its rules
 #: are not made: :class:`irscale.cli.rules.LaterBinding`,
 #: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
-#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`) and the
-#: batches' command.
+#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`), the
+#: batches' command, and the parser and the declarations of ``eval``'s options (parsed and
+#: checked from the manifest's data: :mod:`irscale.cli.eval_path`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
-                           "irscale.cli.eval_many")
+                           "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
+                           "irscale.cli.options", "irscale.cli.rules",
+                           "irscale.cli.common_params", "irscale.cli.eval_options",
+                           "irscale.evaluation.params")
 
 
 def _modules(argv: list[str], cwd) -> dict:

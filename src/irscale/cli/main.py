@@ -388,7 +388,7 @@ def _trec_eval_path(argv: list[str]) -> Any:
     checked from the manifest's data (:func:`irscale.cli.eval_path.parse`: neither
     :mod:`argparse` nor the declarations of the options loaded), or None: the parser
     built from the declarations then parses and checks it."""
-    if not argv or argv[0] != "eval":
+    if not argv or argv[0] != "eval" or _help_only(argv) is not None:
         return None
     from .eval_path import parse
 

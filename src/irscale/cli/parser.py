@@ -14,8 +14,6 @@ import re
 import sys
 
 from ..errors import IrscaleError
-from .given import GIVEN as GIVEN
-from .given import Given as Given
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,6 +23,16 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The namespace entry where the parser notes the options it stores (removed after; not an
 #: identifier, so no ``dest`` clashes with it).
 _SEEN = "irscale: options given"
+
+
+def __getattr__(name: str) -> Any:
+    """The record of what was given (``Given``, ``GIVEN``: :mod:`irscale.cli.given`),
+    loaded where a command line is parsed (``irscale --help`` needs none)."""
+    if name not in ("Given", "GIVEN"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import given
+
+    return getattr(given, name)
 
 
 #: A negative number or comma-separated numbers, the first negative: a value for
@@ -168,6 +176,8 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
+        from .given import GIVEN, Given  # (not loaded by a --help, which exits above)
+
         seen = vars(namespace).pop(_SEEN, {})
         record = vars(namespace).setdefault(GIVEN, Given())
         record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last
