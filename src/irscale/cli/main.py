@@ -235,8 +235,7 @@ class _Sigint:
         self.done = False
 
     def __call__(self, signum, frame) -> None:
-        import signal
-
+        signal = _signals()
         self.received += 1
         if self.signum is None:
             self.signum = signum
@@ -247,8 +246,7 @@ class _Sigint:
 def _interrupted(error: BaseException | None, sigint: _Sigint) -> int:
     """Report a command stopped by ^C (130) or a stop signal (128 + its number): ``error``,
     the exception raised, or ``None`` for an error a library made of it."""
-    import signal
-
+    signal = _signals()
     signum = error.signum if isinstance(error, Terminated) else sigint.signum
     if signum is None or signum == signal.SIGINT:
         return _fail("interrupted", EXIT_INTERRUPTED)
@@ -267,12 +265,23 @@ def _quiet_interrupts(previous):
     return hook
 
 
+def _signals() -> Any:
+    """The interpreter's signal functions and numbers: :mod:`signal`'s own module,
+    ``_signal`` (the same functions, numbers as plain integers), where there is one:
+    :mod:`signal` makes enumerations of every signal and handler on import (:mod:`enum`,
+    some 3 million instructions of every command line) that the command line never shows."""
+    try:
+        import _signal
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import signal as _signal
+    return _signal
+
+
 def _catch_signals(handler: _Sigint) -> dict:
     """Install ``handler`` for SIGINT and :data:`STOP_SIGNALS` where Python's default is
     in place (a caller's handler or an ignored signal, ``nohup``, is left alone); the
     handlers to restore, by signal."""
-    import signal
-
+    signal = _signals()
     previous: dict = {}
     for name in ("SIGINT", *STOP_SIGNALS):
         number = getattr(signal, name, None)
@@ -280,7 +289,7 @@ def _catch_signals(handler: _Sigint) -> dict:
             continue
         default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
         try:
-            if signal.getsignal(number) is default:
+            if signal.getsignal(number) == default:
                 previous[number] = signal.signal(number, handler)
         except ValueError:  # not the main thread
             break
@@ -292,8 +301,7 @@ def _restore_signals(handlers: dict, *, done: bool) -> None:
     :func:`main`): ^C and the stop signals are ignored from now on, while the interpreter
     exits (a signal there could only kill a process whose outputs are complete, with no
     message and status -N instead of its own)."""
-    import signal
-
+    signal = _signals()
     for number, handler in handlers.items():
         signal.signal(number, signal.SIG_IGN if done else handler)
 
