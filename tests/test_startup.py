@@ -454,8 +454,9 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
 #: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``); parsed
 #: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
-#: declarations of its options), to 63 (51 for ``-m map``).
-TREC_EVAL_PATH_MODULES = 63
+#: declarations of its options; its run in :mod:`irscale.cli.eval_run`), to 64 (52 for
+#: ``-m map``).
+TREC_EVAL_PATH_MODULES = 64
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.

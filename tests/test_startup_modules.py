@@ -44,12 +44,14 @@ HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscal
 EVAL_HELP = HELP | {"irscale._manifest"}
 #: What a command line of ``eval`` of trec_eval's options loads to parse and check it: no
 #: parser, no declarations of its options (:mod:`irscale.cli.eval_path`, from the
-#: manifest's data; the record of what was given, :mod:`irscale.cli.given`), trec_eval's
-#: options and ``-m`` as trec_eval reads it (:mod:`irscale.cli.runargs`,
-#: :mod:`irscale.evaluation.options`), and the context that evaluates it.
+#: manifest's data; the record of what was given, :mod:`irscale.cli.given`; its run,
+#: :mod:`irscale.cli.eval_run`), trec_eval's options and ``-m`` as trec_eval reads it
+#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`), and the context that
+#: evaluates it.
 EVAL_START = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
-    "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs", "irscale.core",
+    "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
+    "irscale.core",
     "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
     "irscale.core.params", "irscale.core.records", "irscale.errors", "irscale.evaluation",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
@@ -159,7 +161,8 @@ COMPARE = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cache", "irscale.cache.calls",
     "irscale.cli", "irscale.cli.common_params", "irscale.cli.compare",
     "irscale.cli.compare_collections", "irscale.cli.dataset_options",
-    "irscale.cli.eval_options", "irscale.cli.eval_path", "irscale.cli.given",
+    "irscale.cli.eval_options", "irscale.cli.eval_path", "irscale.cli.eval_run",
+    "irscale.cli.given",
     "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main",
     "irscale.cli.options", "irscale.cli.outputs", "irscale.cli.parser", "irscale.cli.requirements",
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",

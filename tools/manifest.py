@@ -126,11 +126,13 @@ def _eval_path() -> dict[str, Any]:
     declarations: each spelling of the options of :data:`EVAL_PATH_DESTS` → ``(dest,
     kind, domain)`` (``flag``; ``append``: a value stored as given; ``int``: a decimal
     integer, ``domain`` its ``(low, high)``; ``choice``: one of ``domain``), the default of
-    every ``dest`` and the spellings of the record of what was given
-    (:class:`irscale.cli.given.Given`). A declaration the path cannot read so fails here."""
+    every ``dest``, and what the record of what was given (:class:`irscale.cli.given.Given`)
+    spells otherwise than ``--help`` shows it (:data:`HELP`: its spellings joined by
+    ``/``): ``spelt``, each ``dest``'s spelling, and ``api``, the parameter of a ``dest``
+    named otherwise. A declaration the path cannot read so fails here."""
     from irscale.cli.main import build_parser
     from irscale.cli.options import Checked
-    from irscale.cli.parser import GIVEN, AppendNoted, FlagNoted
+    from irscale.cli.parser import GIVEN, AppendNoted, FlagNoted, help_data
     from irscale.core.params import Integers, Names
 
     argv = ["eval", "qrels", "run"]
@@ -160,10 +162,18 @@ def _eval_path() -> dict[str, Any]:
     if {dest for dest, _, _ in options.values()} != set(EVAL_PATH_DESTS):
         raise ValueError("eval declares no option for some of EVAL_PATH_DESTS")
     record = getattr(top.parse_args(argv), GIVEN)
+    shown = {dest: "/".join(flags) for flags, dest, *_ in help_data(chosen)["arguments"]}
+    apis = {spelt: key for key, spelt in record.flags.items()}
+    if len(apis) != len(record.flags) or set(apis) != set(record.spelt.values()):
+        raise ValueError("two options of eval share a spelling or a parameter: the record "
+                         "of what was given is no longer one spelling a parameter")
     return {"options": options,
             "defaults": {action.dest: action.default for action in chosen._actions
                          if action.dest != "help"},
-            "flags": record.flags, "spelt": record.spelt}
+            "spelt": {dest: spelt for dest, spelt in record.spelt.items()
+                      if shown.get(dest) != spelt},
+            "api": {dest: apis[spelt] for dest, spelt in record.spelt.items()
+                    if apis[spelt] != dest}}
 
 
 #: The parts of the manifest whose texts are long (written narrower, within the line length).
@@ -213,7 +223,8 @@ def render() -> str:
         ("EVAL_PATH: dict[str, dict]",
          "``eval``'s trec_eval path, parsed from these data (irscale.cli.eval_path): each "
          "spelling of its options → (dest, kind, domain), the default of every option of "
-         "``eval`` and how the record of what was given spells them",
+         "``eval``, and what the record of what was given spells otherwise than HELP shows "
+         "it (``spelt``) or names otherwise than its dest (``api``)",
          _eval_path()),
         ("BINDING_REFUSES: dict[str, tuple | None]",
          "The bindings the commands name → the options (dests) their command-line rules "

@@ -8,7 +8,6 @@ session`` share with it."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
@@ -35,11 +34,12 @@ from .eval_options import (
     add_topic_alpha_option,
     ci_takes,
 )
-from .eval_path import API_OPTIONS as API_OPTIONS
 from .eval_path import eval_context as eval_context
-from .eval_path import read_runs, refuse_unread_options
-from .eval_path import run as run
-from .intervals import intervals_text
+from .eval_path import refuse_unread_options
+from .eval_run import API_OPTIONS as API_OPTIONS
+from .eval_run import INTERVAL_KEYWORDS as INTERVAL_KEYWORDS
+from .eval_run import run as run
+from .eval_run import write_evaluation as write_evaluation
 from .main import SUBCOMMANDS
 from .options import (
     add_command,
@@ -48,10 +48,7 @@ from .options import (
     add_param,
     add_progress,
     check_scheduler,
-    wants_progress,
 )
-from .outputs import Done
-from .outputs import Output as Written
 from .rules import Declared, Default, Rule, words
 from .runargs import (
     add_batch_options,
@@ -59,13 +56,11 @@ from .runargs import (
     add_run_options,
     add_trec_eval_options,
     label_files,
-    trec_eval_arguments,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation.context import Output
-    from ..measures.results import Evaluation
 
 
 def add_parser(subparsers) -> None:
@@ -120,94 +115,6 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
     add_output(parser)
 
 
-def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> Written:
-    """The output of ``evaluation`` as ``--format``, ``-q`` and ``-n`` say (written by the
-    one writer as the evaluation writes it: per-topic lines a block at a time)."""
-    return Written(lambda stream: evaluation.write(stream, args.fmt, per_query=args.per_query,
-                                                  summary=not args.no_summary), mode="wb")
-
-
-def evaluated(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
-              labels: dict[str, str], *, keep_rank: bool) -> Done:
-    """What :func:`~irscale.cli.eval_path.run` returns where the call asks for more than
-    the text straight from the files: the evaluation of ``runs`` (read as the context
-    declares) against QRELS, with its baseline run (a run's name or file, or a run of its
-    own for a context that reads one), or the bounds under the unjudged documents, in
-    ``--format``."""
-    context = args.context
-    baseline = args.baseline
-    if baseline is not None and not context.baseline_run:
-        # a run's name, or its file (path, file name or stem)
-        from ..io.naming import find_run
-        from ..io.sources import as_runs
-
-        runs = as_runs(runs, keep_rank=keep_rank)
-        baseline = find_run(baseline, runs)
-    qrels, read = args.qrels, None
-    if args.bounds:  # the qrels read for their grades, evaluated again from their file
-        from ..collections.bounds import qrels_again
-        from ..io.sources import as_qrels
-
-        read = as_qrels(qrels)
-        qrels = qrels_again(qrels, read)
-    evaluation = _evaluate(args, qrels, runs, measures, labels)
-    if baseline is not None and context.baseline_run:
-        # the baseline run evaluated with the same measures and options
-        baseline = _evaluate(args, qrels, read_runs(args, [baseline], "file",
-                                                    keep_rank=keep_rank), measures, labels)
-    if read is not None:  # the bounds under the unjudged documents instead of the values
-        from ..collections.bounds import evaluation_bounds
-
-        bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
-                                   progress=wants_progress(args))
-        return bounds.format(args.fmt, per_topic=args.per_query)
-    return _written(args, evaluation, baseline)
-
-
-def _written(args: argparse.Namespace, evaluation: Evaluation,
-             baseline: Evaluation | str | None) -> Done:
-    """The output of ``evaluation``: the means' intervals (``--ci``, where the format does
-    not print them itself), a format of the context's own (with its options, its
-    ``baseline``), or a format every evaluation writes."""
-    output = next((o for o in args.context.outputs if o.name == args.fmt), None)
-    if args.ci is not None and (output is None or not output.intervals):
-        return intervals_text(args, evaluation)  # the means' intervals
-    if output is None:
-        return write_evaluation(args, evaluation)
-    # a format of the context's own, before the output is opened
-    return evaluation.format(
-        args.fmt, per_query=args.per_query, summary=not args.no_summary,
-        baseline=baseline, **{option: getattr(args, option) for option in output.options},
-        **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
-           if output.intervals else {}))
-
-
-def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: list[str],
-              labels: dict[str, str]) -> Evaluation:
-    """The evaluation of ``runs`` against ``qrels`` by ``args.context``
-    (:func:`irscale.evaluation.api.evaluate_by`) with the options of
-    :func:`irscale.evaluate` given (the others refused by :func:`refuse_unread_options`),
-    the options of its runner it reads (:data:`~irscale.evaluation.context.RUNNER_OPTIONS`)
-    and those ``--format`` asks for
-    (:meth:`~irscale.evaluation.context.Context.format_options`)."""
-    from ..evaluation.api import call_values, evaluate_by
-    from ..evaluation.context import RUNNER_OPTIONS
-
-    context = args.context
-    values = call_values(labels=labels, allow_empty=args.allow_empty, zscores=args.zscores,
-                         cache=args.cache, relevance_format=args.relevance_format,
-                         intent_probabilities=args.intent_probs,
-                         intent_types=args.intent_types, **trec_eval_arguments(args))
-    runner = {option: getattr(args, dest) for dest, option in API_OPTIONS.items()
-              if option in RUNNER_OPTIONS & context.reads}
-    runner.update(context.format_options(args.fmt))
-    return evaluate_by(context, [qrels, runs], measures, values, **runner)
-
-
-#: The options of the means' intervals, as :meth:`~irscale.measures.results.Evaluation.format`
-#: names them for an output format that prints them (:attr:`Output.intervals`).
-INTERVAL_KEYWORDS = {"ci": "interval", "ci_samples": "interval_samples",
-                     "ci_seed": "interval_rng"}
 def _check_labels(args: argparse.Namespace) -> None:
     """``--labels NAME=FILE``: its form, before any input is read."""
     label_files(args.labels)

@@ -22,16 +22,8 @@ from __future__ import annotations
 import types
 
 from ..errors import IrscaleError, MeasureError, ParameterError
-from .given import GIVEN, Given, given, spelling, wants_progress
-from .runargs import (
-    TREC_EVAL_DESTS,
-    label_files,
-    read_named,
-    requested_measures,
-    run_paths,
-    trec_eval_arguments,
-    wants_batches,
-)
+from .eval_run import API_OPTIONS, run
+from .given import GIVEN, Given, given, spelling
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,11 +32,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from ..evaluation.context import Context
-    from ..io.naming import NameSpec
-    from .outputs import Done
 
 
-def parse(argv: Sequence[str]) -> types.SimpleNamespace | None:
+def parse(argv: Sequence[str]) -> Any:
     """The namespace of ``argv`` (``["eval", ...]``) as ``eval``'s declared parser and its
     checks make it, where ``argv`` stays on trec_eval's path (module documentation); None
     otherwise, also where a rule of ``eval`` refuses it (the declared parser reports it)."""
@@ -130,19 +120,24 @@ def _plain_inputs(paths: Sequence[str]) -> bool:
                    for path in (qrels, *runs))
 
 
-def _namespace(data: dict[str, Any], argv: Sequence[str], values: dict[str, Any]
-               ) -> types.SimpleNamespace:
+def _namespace(data: dict[str, Any], argv: Sequence[str], values: dict[str, Any]) -> Any:
     """The namespace of the declared parser: every ``dest`` at its default (lists copied),
-    ``values`` given, the record of what was given (:class:`~irscale.cli.given.Given`),
-    the command and its run, and no dataset conventions applied."""
+    ``values`` given, the record of what was given (:class:`~irscale.cli.given.Given`: each
+    option spelt as ``--help`` shows it, but where the manifest says otherwise), the
+    command and its run, and no dataset conventions applied."""
     defaults = {dest: list(value) if isinstance(value, list) else value
                 for dest, value in data["defaults"].items()}
     args = types.SimpleNamespace(**{**defaults, **values}, command="eval", func=run,
                                  conventions=None, conventions_note=None)
+    from .._manifest import HELP
+
     record = Given()
     record.dests.update(values)
-    record.flags.update(data["flags"])
+    record.spelt.update((dest, "/".join(flags))
+                        for flags, dest, *_ in HELP["eval"]["arguments"] if flags)
     record.spelt.update(data["spelt"])
+    record.flags.update((data["api"].get(dest, dest), spelt)
+                        for dest, spelt in record.spelt.items())
     record.argv = list(argv)
     setattr(args, GIVEN, record)
     return args
@@ -234,19 +229,6 @@ def refuse_outputs(args: argparse.Namespace, read: Context | None) -> None:
                                  f"(-m {context.examples[0]})")
 
 
-#: ``eval``'s options that a context may read (:attr:`~irscale.evaluation.context.Context.reads`:
-#: :func:`irscale.evaluate`'s and its outputs', :data:`~irscale.evaluation.context.OUTPUT_OPTIONS`):
-#: destination → option name.
-API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
-               "labels": "labels", "zscores": "zscores", "cache": "cache",
-               "intent_probs": "intent_probabilities", "intent_types": "intent_types",
-               "relevance_format": "relevance_format", "baseline": "baseline",
-               "test": "test", "correction": "correction", "alpha": "alpha",
-               "topic_alpha": "topic_alphas", "ci": "interval", "bounds": "bounds",
-               **dict.fromkeys(("batch_size", "scheduler", "workers", "per_topic_out"),
-                               "batches")}
-
-
 def refuse_unread_options(args: argparse.Namespace) -> None:
     """The one rule of :func:`irscale.evaluate` on the command line: an option of
     :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
@@ -260,60 +242,5 @@ def refuse_unread_options(args: argparse.Namespace) -> None:
     refuse_unread(args.context, named)
 
 
-# ------------------------------------------------------------------ the run
-def run(args: argparse.Namespace) -> Done:
-    """``irscale eval``: the measures of every run, as trec_eval (or the reference tool of
-    the context) prints them, by the context of the call (``args.context``) as it declares
-    (how its run files are read, its text straight from the files, the options of its
-    runner an output format asks for, its baseline run, its own output formats). What
-    trec_eval's path does not use (the dataset conventions' note, the batches, a baseline,
-    the bounds, the other formats) is loaded where the call asks for it."""
-    if getattr(args, "conventions_note", None) is not None:
-        from .dataset_options import note
-
-        note(args)  # the dataset conventions applied (--dataset, irds: qrels)
-    if wants_batches(args):
-        from . import eval_many
-
-        return eval_many.run(args)
-    context = args.context
-    labels = label_files(args.labels)
-    keep_rank = context.keep_rank or args.ties == "rank-column"
-    runs = read_runs(args, args.runs, args.names, keep_rank=keep_rank)
-    measures = requested_measures(args)
-    printed = _text(args, runs, measures, labels)
-    if printed is not None:
-        return printed
-    from .eval import evaluated
-
-    return evaluated(args, runs, measures, labels, keep_rank=keep_rank)
-
-
-def _text(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
-          labels: dict[str, str]) -> Done | None:
-    """The text straight from the files, where the context has one
-    (:meth:`~irscale.evaluation.context.Context.text`) and the call asks for its text
-    alone (``--format trec``, no baseline, labels, z-scores or bounds); ``--cache``'s entry
-    the text itself. None otherwise, or where the context does not take the measures or
-    inputs alone."""
-    context = args.context
-    if args.fmt != "trec" or args.baseline is not None or labels \
-            or args.zscores is not None or args.bounds:
-        return None
-    return context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
-                        per_query=args.per_query, summary=not args.no_summary,
-                        cache=args.cache, **trec_eval_arguments(args))
-
-
-def read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
-              keep_rank: bool) -> Sequence[object]:
-    """The runs of ``paths`` (run files, folders, glob patterns), named as ``names`` says,
-    read as the context declares (:meth:`~irscale.evaluation.context.Context.read_runs`),
-    by default as TREC run files (``keep_rank``: their rank column kept)."""
-    files = run_paths(paths)
-    return args.context.read_runs(files, names, lambda: read_named(
-        files, names, keep_rank=keep_rank, progress=wants_progress(args)))
-
-
-__all__ = ["API_OPTIONS", "eval_context", "parse", "qrels_context", "read_runs",
-           "refuse_outputs", "refuse_unread_options", "run"]
+__all__ = ["eval_context", "parse", "qrels_context", "refuse_outputs",
+           "refuse_unread_options"]

@@ -279,7 +279,7 @@ def _signals() -> Any:
     :mod:`signal` makes enumerations of every signal and handler on import (:mod:`enum`,
     some 3 million instructions of every command line) that the command line never shows."""
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # (no stub: signal's own)
     except ImportError:  # pragma: no cover - an interpreter without it
         import signal as _signal
     return _signal
@@ -408,9 +408,9 @@ def _trec_eval_path(argv: list[str]) -> Any:
     built from the declarations then parses and checks it."""
     if not argv or argv[0] != "eval" or _help_only(argv) is not None:
         return None
-    from .eval_path import parse
+    import importlib  # (as a command's module: cli.main imports no command's module)
 
-    return parse(argv)
+    return importlib.import_module(f"{__package__}.eval_path").parse(argv)
 
 
 def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:

@@ -115,7 +115,7 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     from .options import add_param
 
     # the choices of trec_eval's options that argparse checks (its message and metavar)
-    choices_of = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
+    choices_of: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
     for param in (p for p in TREC_EVAL_PARAMS if p.name not in leave_out):
         aliases = ("--level-for-rel",) if trec_eval and param.name == "relevance_level" else ()
         choices = {"choices": choices_of[param.name]} if param.name in choices_of else {}

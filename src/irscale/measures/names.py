@@ -77,15 +77,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core.contexts import ContextInfo
 
 #: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
-#: The patterns of the names, each compiled where first used (:func:`_pattern`: a name of
-#: trec_eval's, the path's usual case, is read without them). ``name``: ``Name@k``,
-#: ``Name(key=value,...)@k``; a name starts with a letter and holds letters, digits and
-#: ``_ + # * -`` (``alpha-nDCG``, ``D#-nDCG``, ``P+Q``, ``ROUGE-S*``); anything after the
-#: first ``@`` is the cut-off, checked by the family. ``family``: the characters of a
-#: family's name (tests/test_names_lazy.py). ``ir_cutoff``: a cut-off of the trec_eval
-#: route, a number (``P@10``, ``IPrec@0.5``). ``suffix``: a value written right after a
-#: family's stem (``ROUGE-2``, ``ROUGE-SU4``, ``ROUGE-S*``). ``ranx_dotted``: ranx's
-#: spelling of rbp's persistence after a dot (``rbp.95``: p = 0.95).
+#: The patterns of names, compiled where first used (:func:`_pattern`; trec_eval's names
+#: need none): ``name``, ``Name(key=value,...)@k`` (a letter, then letters, digits and
+#: ``_ + # * -``: ``alpha-nDCG``, ``D#-nDCG``, ``P+Q``; after the first ``@`` the cut-off);
+#: ``family``, a family's name; ``ir_cutoff``, a number (``P@10``, ``IPrec@0.5``); ``suffix``,
+#: a value after a family's stem (``ROUGE-2``, ``ROUGE-S*``); ``ranx_dotted``: ``rbp.95``.
 _PATTERNS = {
     "name": (r"(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
              r"(?:@(?P<cutoff>.*))?", re.S),
@@ -97,8 +93,7 @@ _PATTERNS = {
 
 
 def _pattern(name: str) -> re.Pattern[str]:
-    """The pattern :data:`_PATTERNS` names, compiled (once: :func:`re.compile` keeps what
-    it compiled)."""
+    """The pattern ``name`` of :data:`_PATTERNS`, compiled once (:func:`re.compile` keeps it)."""
     return re.compile(*_PATTERNS[name])
 
 
@@ -354,8 +349,8 @@ def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
         return [_ntcir_request(text)]
     if text in IR_NAMES and IR_NAMES[text][0] is not None:
         return [_ir_request(text, text, None, None)]
-    if text.startswith("rbp.") and (dotted := _pattern("ranx_dotted").fullmatch(text)) \
-            is not None:  # rbp.95: ranx's, not rbp.p=.95
+    dotted = text.startswith("rbp.") and _pattern("ranx_dotted").fullmatch(text)
+    if dotted:  # rbp.95: ranx's, not rbp.p=.95
         return _ranx_request(text, dotted["name"], dotted["cutoff"])
     if (trec := _trec_request(text)) is not None:
         return [trec]
