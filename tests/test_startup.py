@@ -716,3 +716,30 @@ def test_no_diversity_name_is_a_trec_eval_or_catalogue_name():
     assert not [name for name in diversity if is_measure_name(name)]
     assert all(map(is_measure_name, ["map", "P.5,10", "ndcg_cut_10", "nDCG@10", "official",
                                      "all_trec", "RBP(p=0.8)", "ERR@20"]))
+
+
+def test_small_plain_inputs_run_the_engine_with_one_thread(tmp_path, monkeypatch):
+    """``eval`` of plain files of at most :data:`irscale.cli.main.ONE_THREAD_BYTES` in all
+    asks the engine for one thread (``RAYON_NUM_THREADS=1``: its pool spins for more CPU
+    than it spares there); a value the user set stays, and larger inputs, folders,
+    compressed files and standard input keep the pool."""
+    from irscale.cli import main
+
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 r\n")
+    (tmp_path / "run.gz").write_bytes(b"")
+    (tmp_path / "runs").mkdir()
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        handle.truncate(main.ONE_THREAD_BYTES)
+    for runs, one in ([["run"], True], [["run", "big"], False], [["run.gz"], False],
+                      [["runs"], False], [["-"], False], [["missing"], False]):
+        monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+        main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                            runs=[str(tmp_path / run) if run != "-" else run
+                                                  for run in runs]))
+        assert (os.environ.get("RAYON_NUM_THREADS") == "1") is one, runs
+    monkeypatch.setenv("RAYON_NUM_THREADS", "4")
+    main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                        runs=[str(tmp_path / "run")]))
+    assert os.environ["RAYON_NUM_THREADS"] == "4"
