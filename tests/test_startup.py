@@ -452,8 +452,11 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: resolve a run as the command line does) adds one where runs are named: 76; the bindings'
 #: mechanism, loaded only where a command line gives an option ``eval``'s binding refuses
 #: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
-#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``).
-TREC_EVAL_PATH_MODULES = 74
+#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``); parsed
+#: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
+#: declarations of its options; its run in :mod:`irscale.cli.eval_run`), to 64 (52 for
+#: ``-m map``).
+TREC_EVAL_PATH_MODULES = 64
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -471,10 +474,14 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: mechanism (it gives none of the options ``eval``'s binding refuses, so that its rules
 #: are not made: :class:`irscale.cli.rules.LaterBinding`,
 #: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
-#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`) and the
-#: batches' command.
+#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`), the
+#: batches' command, and the parser and the declarations of ``eval``'s options (parsed and
+#: checked from the manifest's data: :mod:`irscale.cli.eval_path`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
-                           "irscale.cli.eval_many")
+                           "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
+                           "irscale.cli.options", "irscale.cli.rules",
+                           "irscale.cli.common_params", "irscale.cli.eval_options",
+                           "irscale.evaluation.params")
 
 
 def _modules(argv: list[str], cwd) -> dict:
@@ -709,3 +716,30 @@ def test_no_diversity_name_is_a_trec_eval_or_catalogue_name():
     assert not [name for name in diversity if is_measure_name(name)]
     assert all(map(is_measure_name, ["map", "P.5,10", "ndcg_cut_10", "nDCG@10", "official",
                                      "all_trec", "RBP(p=0.8)", "ERR@20"]))
+
+
+def test_small_plain_inputs_run_the_engine_with_one_thread(tmp_path, monkeypatch):
+    """``eval`` of plain files of at most :data:`irscale.cli.main.ONE_THREAD_BYTES` in all
+    asks the engine for one thread (``RAYON_NUM_THREADS=1``: its pool spins for more CPU
+    than it spares there); a value the user set stays, and larger inputs, folders,
+    compressed files and standard input keep the pool."""
+    from irscale.cli import main
+
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 r\n")
+    (tmp_path / "run.gz").write_bytes(b"")
+    (tmp_path / "runs").mkdir()
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        handle.truncate(main.ONE_THREAD_BYTES)
+    for runs, one in ([["run"], True], [["run", "big"], False], [["run.gz"], False],
+                      [["runs"], False], [["-"], False], [["missing"], False]):
+        monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+        main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                            runs=[str(tmp_path / run) if run != "-" else run
+                                                  for run in runs]))
+        assert (os.environ.get("RAYON_NUM_THREADS") == "1") is one, runs
+    monkeypatch.setenv("RAYON_NUM_THREADS", "4")
+    main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                        runs=[str(tmp_path / "run")]))
+    assert os.environ["RAYON_NUM_THREADS"] == "4"

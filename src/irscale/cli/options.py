@@ -19,6 +19,7 @@ from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, 
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
+from .given import wants_progress as wants_progress
 from .main import SUBCOMMANDS
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
@@ -276,11 +277,6 @@ def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None
 def add_progress(parser: argparse.ArgumentParser) -> None:
     """``--no-progress`` (every command that does long work: :mod:`irscale.core.progress`)."""
     add_param(parser, NO_PROGRESS)
-
-
-def wants_progress(args: argparse.Namespace) -> bool:
-    """Whether to show the estimate and progress of long work (no ``--no-progress``)."""
-    return not getattr(args, "no_progress", False)
 
 
 def command_line(args: argparse.Namespace) -> str:
