@@ -510,6 +510,42 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
         assert not set(TREC_EVAL_PATH_UNLOADED) & set(report["modules"]), report["modules"]
 
 
+#: The standard modules the trec_eval path does not load: ``re`` and ``enum`` (which ``re``
+#: imports) cost 26 M instructions, two thirds of ``python -c pass``; argparse is the full
+#: parser's; numpy and pandas, the Python readers'. The script runs ``irscale ARGV`` and
+#: writes, last on standard error, the ones irscale loaded (run without site: no .pth
+#: loads one first).
+TREC_EVAL_PATH_UNLOADED_STANDARD = ("re", "enum", "argparse", "typing", "numpy", "pandas")
+_STANDARD_SCRIPT = textwrap.dedent(f"""
+    import sys
+    before = set(sys.modules)
+    from irscale.cli.main import main
+    status = main(sys.argv[1:])
+    print(status, *sorted(set({TREC_EVAL_PATH_UNLOADED_STANDARD!r}) & set(sys.modules)
+                          - before), file=sys.stderr)
+""")
+
+
+@pytest.mark.parametrize("argv", [["eval", "qrels", "run"],
+                                  ["eval", "-q", "-c", "-m", "map", "-m", "P.5,10", "qrels",
+                                   "run", "run2"]], ids=["official", "options"])
+def test_the_trec_eval_path_loads_no_regular_expressions(tiny, argv):
+    """``irscale eval`` of trec_eval's measures of TREC files loads none of
+    :data:`TREC_EVAL_PATH_UNLOADED_STANDARD`: the warnings filter of floating-point errors
+    matches without a pattern (``core.numbers._FloatingPointMessage``), the names of a
+    stream and of measures are read without :mod:`re`."""
+    import irscale
+
+    # without site (-S: no .pth loads a module before irscale), irscale found where it is
+    home = os.path.dirname(os.path.dirname(irscale.__file__))
+    done = subprocess.run([sys.executable, "-S", "-c", _STANDARD_SCRIPT, *argv], cwd=tiny,
+                          env={**os.environ, "PYTHONPATH": home}, capture_output=True,
+                          text=True, timeout=300, check=False)
+    status, *loaded = done.stderr.strip().splitlines()[-1].split()
+    assert status == "0", done.stderr
+    assert loaded == [], loaded
+
+
 #: ``irscale ARGV`` as the process's entry point (``main()``, its start-up without the
 #: cyclic collector), printing on standard error the collections the collector made
 #: during the command (:data:`gc.callbacks`), as JSON.

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from collections.abc import Mapping
 
 from ..errors import ParameterError, about, shown
@@ -225,6 +224,8 @@ class Pattern:
         if not isinstance(value, str):
             raise about(ParameterError(f"{name} must be a regular expression, got "
                                        f"{shown(value)}", param=name), value)
+        import re
+
         try:
             re.compile(value)
         except re.error as error:

@@ -50,7 +50,6 @@ In the other contexts (per-intent judgments, sessions, texts, nuggets, preferenc
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import partial
 
@@ -72,29 +71,31 @@ from .trec_table import NICKNAMES, NICKNAMES10
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    import re
     from typing import Any
 
     from ..core.contexts import ContextInfo
 
-#: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
-#: The patterns of names, compiled where first used (:func:`_pattern`; trec_eval's names
-#: need none): ``name``, ``Name(key=value,...)@k`` (a letter, then letters, digits and
-#: ``_ + # * -``: ``alpha-nDCG``, ``D#-nDCG``, ``P+Q``; after the first ``@`` the cut-off);
-#: ``family``, a family's name; ``ir_cutoff``, a number (``P@10``, ``IPrec@0.5``); ``suffix``,
-#: a value after a family's stem (``ROUGE-2``, ``ROUGE-S*``); ``ranx_dotted``: ``rbp.95``.
+#: The one grammar of measure names, compiled where first used (:func:`_pattern`: no ``re``
+#: at ``eval``'s start-up): ``name``, ``Name(key=value,...)@k`` (a letter, then letters,
+#: digits and ``_ + # * -``: ``alpha-nDCG``, ``D#-nDCG``, ``P+Q``; after the first ``@`` the
+#: cut-off); ``family``; ``ir_cutoff``, a number (``P@10``, ``IPrec@0.5``); ``suffix``, a
+#: value after a family's stem (``ROUGE-2``, ``ROUGE-S*``); ``ranx_dotted``: ``rbp.95``.
 _PATTERNS = {
-    "name": (r"(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
-             r"(?:@(?P<cutoff>.*))?", re.S),
-    "family": (r"[A-Za-z0-9_+#*-]+", 0),
-    "ir_cutoff": (r"[0-9.]+", 0),
-    "suffix": (r"[0-9]+|\*", 0),
-    "ranx_dotted": (r"(?P<name>rbp)\.(?P<cutoff>[0-9]+)", 0),
+    "name": r"(?s)(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
+            r"(?:@(?P<cutoff>.*))?",
+    "family": r"[A-Za-z0-9_+#*-]+",
+    "ir_cutoff": r"[0-9.]+",
+    "suffix": r"[0-9]+|\*",
+    "ranx_dotted": r"(?P<name>rbp)\.(?P<cutoff>[0-9]+)",
 }
 
 
 def _pattern(name: str) -> re.Pattern[str]:
-    """The pattern ``name`` of :data:`_PATTERNS`, compiled once (:func:`re.compile` keeps it)."""
-    return re.compile(*_PATTERNS[name])
+    """The pattern ``name`` of :data:`_PATTERNS`, compiled once (``re.compile`` keeps it)."""
+    import re
+
+    return re.compile(_PATTERNS[name])
 
 
 @record
@@ -116,9 +117,7 @@ def split_name(text: str) -> NameParts | None:
     True
     """
     match = _pattern("name").fullmatch(text)
-    if match is None:
-        return None
-    return NameParts(match["name"], match["params"], match["cutoff"])
+    return None if match is None else NameParts(match["name"], match["params"], match["cutoff"])
 
 #: ir_measures-style name → (family without cut-off, family with native cut-off or None).
 IR_NAMES: dict[str, tuple[str | None, str | None]] = {
