@@ -317,29 +317,13 @@ def _restore_signals(handlers: dict, *, done: bool) -> None:
 def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:
     """Parse ``argv`` and run its command; ``tune_memory``: this process is the command
     line's own (:mod:`irscale.cli.allocator`, when ``IRSCALE_TUNE_MEMORY=1``)."""
-    args = None
+    parsed: list[Any] = [None]  # the arguments once parsed (an error's message names them)
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         request, replied = _cache_request(argv)
         if replied:
             return 0
-        command = next((arg for arg in argv if not arg.startswith("-")), None)
-        if command in NO_BLAS and "numpy" not in sys.modules:
-            # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
-            # caller that imported numpy, or a value the user set, keeps its setup
-            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        with _StartUp(tune_memory):
-            args = _trec_eval_path(argv)
-            if args is None:
-                parser = build_parser(argv=argv)
-                args = parser.parse_args(argv)
-                _check(args, parser)
-            _tune(tune_memory)
-            if tune_memory and command in ONE_THREAD:
-                _one_thread(args)
-            if command in UNCOLLECTED_RUNS:  # its run, too, without the collector
-                return _run(args, request)
-        return _run(args, request)
+        return _start_and_run(argv, request, parsed, tune_memory=tune_memory)
     except KeyboardInterrupt as error:
         return _interrupted(error, sigint)
     except BrokenPipeError:
@@ -348,7 +332,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
-        reported = _error_status(_named(error, args))
+        reported = _error_status(_named(error, parsed[0]))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
         return _internal_error(error) if reported is None else reported
@@ -356,6 +340,39 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         if type(error).__name__ != "PanicException" or os.environ.get("IRSCALE_DEBUG"):
             raise
         return _interrupted(None, sigint) if sigint.received else _internal_error(error)
+
+
+def _start_and_run(argv: list[str], request: Any, parsed: list[Any], *,
+                   tune_memory: bool) -> int:
+    """The start-up of the command line ``argv`` (its parser, the parse and the checks,
+    ``parsed[0]`` the arguments), then its run: both without the cyclic collector for
+    :data:`UNCOLLECTED_RUNS` (:class:`_StartUp`)."""
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    if command in NO_BLAS and "numpy" not in sys.modules:
+        # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
+        # caller that imported numpy, or a value the user set, keeps its setup
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    with _StartUp(tune_memory):
+        args = _parse(argv, parsed)
+        _tune(tune_memory)
+        if tune_memory and command in ONE_THREAD:
+            _one_thread(args)
+        if command in UNCOLLECTED_RUNS:  # its run, too, without the collector
+            return _run(args, request)
+    return _run(args, request)
+
+
+def _parse(argv: list[str], parsed: list[Any]) -> Any:
+    """The arguments of ``argv`` (kept in ``parsed[0]`` before they are checked), parsed and
+    checked: from the manifest's data for a command line of trec_eval's options
+    (:func:`_trec_eval_path`), else by the parser built from the declarations
+    (:func:`build_parser`, :func:`_check`)."""
+    args = parsed[0] = _trec_eval_path(argv)
+    if args is None:
+        parser = build_parser(argv=argv)
+        args = parsed[0] = parser.parse_args(argv)
+        _check(args, parser)
+    return args
 
 
 class _StartUp:
