@@ -96,11 +96,8 @@ def output_stream(path: Any) -> int | None:
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(text, str):
         return None
-    if text in _STREAMS:
-        return _STREAMS[text]
-    number = next((text[len(prefix):] for prefix in _STREAM_PREFIXES
-                   if text.startswith(prefix)), "")
-    return int(number) if number.isdecimal() else None
+    number = next((text[len(p):] for p in _STREAM_PREFIXES if text.startswith(p)), "")
+    return int(number) if number.isdecimal() else _STREAMS.get(text)
 
 
 def display_name(path: PathLike) -> str:
