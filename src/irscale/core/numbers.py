@@ -305,10 +305,10 @@ def _declared_identifier(word: str) -> bool:
     if not _SCOPES:
         return False
     words, sources = _SCOPES[-1]
+    word_of = _compiled(NON_FINITE, True).fullmatch
     while sources:
         source = sources.pop()
         values = source() if callable(source) else source
-        word_of = _compiled(NON_FINITE, True).fullmatch
         words.update(value for value in set(map(str, values)) if word_of(value))
     return word in words
 
@@ -471,14 +471,10 @@ def standard_deviation(values: Any, ddof: int = 1) -> float:
 
 
 # --------------------------------------------------------------------------- floating point
-#: numpy's floating-point warnings (what ``np.errstate``'s "warn" issues); underflow is
-#: numpy's default "ignore" and rounds to 0 as it should. A pattern's text, compiled by
-#: :mod:`re` when an error's cause is looked for (:func:`floating_point_cause`).
-FLOATING_POINT = r"(divide by zero|overflow|invalid value) encountered"
-
-
 class _FloatingPointMessage:
-    """The messages of :data:`FLOATING_POINT` as a warnings filter matches them (its
+    """The messages of numpy's floating-point warnings (what ``np.errstate``'s "warn"
+    issues: ``overflow encountered in multiply``; underflow is numpy's default "ignore" and
+    rounds to 0 as it should), matched as a warnings filter matches a message (its
     ``match``: at the start, in any case), without a compiled pattern, which would load
     :mod:`re` at the start of every command (``warnings.filterwarnings`` compiles its
     message)."""
@@ -490,15 +486,19 @@ class _FloatingPointMessage:
         return text.lower().startswith(self.STARTS)
 
 
+#: numpy's floating-point warnings (:class:`_FloatingPointMessage`).
+FLOATING_POINT = _FloatingPointMessage()
+
+
 @contextlib.contextmanager
 def floating_point_errors() -> Iterator[None]:
     """numpy's floating-point warnings raised as errors (``RuntimeWarning``, where they
     arise) in the calls inside: a warnings filter (``warnings.filterwarnings("error",
-    message=FLOATING_POINT, category=RuntimeWarning)``, its message matched by
-    :class:`_FloatingPointMessage`), so every thread of the process is covered and numpy
-    need not be imported yet (the command line's run, which owns its process)."""
+    category=RuntimeWarning)`` of the messages of :data:`FLOATING_POINT`), so every thread
+    of the process is covered and numpy need not be imported yet (the command line's run,
+    which owns its process)."""
     with warnings.catch_warnings():  # (entering it marks the filters changed)
-        warnings.filters.insert(0, ("error", _FloatingPointMessage(),  # type: ignore[attr-defined]
+        warnings.filters.insert(0, ("error", FLOATING_POINT,  # type: ignore[attr-defined]
                                     RuntimeWarning, None, 0))
         yield
 
@@ -525,7 +525,7 @@ def floating_point_cause(error: BaseException) -> str | None:
     ``error`` raised by :func:`floating_point_errors` or :func:`raising`; None for any
     other error."""
     if isinstance(error, FloatingPointError) or (
-            isinstance(error, RuntimeWarning) and _compiled(FLOATING_POINT).search(str(error))):
+            isinstance(error, RuntimeWarning) and FLOATING_POINT.match(str(error))):
         return str(error)
     return None
 
