@@ -15,13 +15,20 @@ shared machine loads them alike):
 * trec_eval: ``trec_eval QRELS RUN_k`` for every run, one process after another (the
   total wall time of the ``R`` calls).
 
-The table gives medians of the wall time and the peak memory of the largest process, and
-the ratio irscale / trec_eval (the issue's target for 100 runs: at most 0.2). Unless
-``--no-check``, every run's summary lines (``measure all value``) printed by irscale are
-checked equal to trec_eval's.
+The table gives medians of the wall time and of the processor time (user + system, of
+every process: the measure that a shared machine's load changes least), the peak memory of
+the largest process, and the ratio irscale / trec_eval of the wall times (the issue's
+target for 100 runs: at most 0.08 on a quiet machine); the machine's load is printed before
+and after. ``--names runid`` times ``irscale eval ... --names runid`` (the runs named by
+their run ids, as trec_eval names them). Unless ``--no-check``, every run's summary lines
+(``measure all value``) printed by irscale are checked equal to trec_eval's.
+
+irscale's modules are compiled first (``compileall``, as an installed package has them): a
+source checkout run with ``PYTHONDONTWRITEBYTECODE`` set would otherwise compile them at
+every start (about 0.2 s of a 0.5 s call).
 
     python benchmarks/bench_many_runs.py --trec-eval PATH [--runs 100] [--topics 50]
-        [--depth 1000] [--repeat 3] [--no-check]
+        [--depth 1000] [--repeat 3] [--names runid] [--no-check]
 """
 
 from __future__ import annotations
@@ -67,19 +74,22 @@ def ensure_data(topics: int, depth: int, runs: int) -> tuple[Path, list[Path]]:
     return qrels, paths
 
 
-def timed(commands: list[list[str]]) -> tuple[float, int, bytes]:
-    """Wall seconds of ``commands`` run one after another, the peak resident memory of the
-    largest (kB, ``/usr/bin/time -f %M``) and their standard output."""
-    with tempfile.NamedTemporaryFile("r") as peaks:
+def timed(commands: list[list[str]]) -> tuple[float, float, int, bytes]:
+    """Wall seconds of ``commands`` run one after another, their processor seconds (user
+    and system), the peak resident memory of the largest (kB, ``/usr/bin/time -f %M``)
+    and their standard output."""
+    with tempfile.NamedTemporaryFile("r") as measured:
         line = " && ".join(
-            " ".join(["/usr/bin/time", "-a", "-o", peaks.name, "-f", "%M",
+            " ".join(["/usr/bin/time", "-a", "-o", measured.name, "-f", "'%M %U %S'",
                       *map(shlex.quote, command)]) for command in commands)
         start = time.perf_counter()
         done = subprocess.run(line, shell=True, check=True, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - start
-        peak = max(int(value) for value in peaks.read().split())
-    return wall, peak, done.stdout
+        rows = [row.split() for row in measured.read().splitlines() if row.strip()]
+    peak = max(int(row[0]) for row in rows)
+    cpu = sum(float(row[1]) + float(row[2]) for row in rows)
+    return wall, cpu, peak, done.stdout
 
 
 def summaries(text: bytes, several: bool) -> list[tuple[str, str, str]]:
@@ -99,20 +109,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--depth", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--names", choices=("file", "runid"), default="file",
+                        help="how irscale names the runs (default: by file)")
     parser.add_argument("--no-check", action="store_true")
     args = parser.parse_args(argv)
     qrels, runs = ensure_data(args.topics, args.depth, args.runs)
-    irscale = [[sys.executable, "-m", "irscale", "eval", str(qrels), *map(str, runs)]]
+    compiled()
+    named = [] if args.names == "file" else ["--names", args.names]
+    irscale = [[sys.executable, "-m", "irscale", "eval", str(qrels), *map(str, runs),
+                *named]]
     loop = [[args.trec_eval, str(qrels), str(run)] for run in runs]
     times: dict[str, list[float]] = {"irscale": [], "trec_eval": []}
+    cpus: dict[str, list[float]] = {"irscale": [], "trec_eval": []}
     peaks: dict[str, list[int]] = {"irscale": [], "trec_eval": []}
+    outputs: dict[str, bytes] = {}
+    load = os.getloadavg()[0]
     for _ in range(args.repeat):
-        wall, peak, ours = timed(irscale)
-        times["irscale"].append(wall)
-        peaks["irscale"].append(peak)
-        wall, peak, theirs = timed(loop)
-        times["trec_eval"].append(wall)
-        peaks["trec_eval"].append(peak)
+        for tool, commands in (("irscale", irscale), ("trec_eval", loop)):
+            wall, cpu, peak, outputs[tool] = timed(commands)
+            times[tool].append(wall)
+            cpus[tool].append(cpu)
+            peaks[tool].append(peak)
+    ours, theirs = outputs["irscale"], outputs["trec_eval"]
     if not args.no_check:
         # irscale names a run read from a file by its file (run_007), trec_eval by its run
         # id (run007): each run's file stem taken to its run id, read from its first line
@@ -129,13 +147,28 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("irscale's summaries differ from trec_eval's")
     ours_s, theirs_s = statistics.median(times["irscale"]), statistics.median(times["trec_eval"])
     print(f"{args.runs} runs of {args.topics} topics x {args.depth} documents, medians of "
-          f"{args.repeat} (load {os.getloadavg()[0]:.1f}):")
-    print("| tool | wall | peak memory |")
-    print("|---|---|---|")
-    print(f"| irscale, one call | {ours_s:.2f} s | {max(peaks['irscale']) // 1024} MB |")
-    print(f"| trec_eval, {args.runs} calls | {theirs_s:.2f} s | "
-          f"{max(peaks['trec_eval']) // 1024} MB |")
+          f"{args.repeat} (load {load:.1f} before, {os.getloadavg()[0]:.1f} after):")
+    print("| tool | wall | processor (user + system) | peak memory |")
+    print("|---|---|---|---|")
+    call = "one call" if args.names == "file" else f"one call, --names {args.names}"
+    for tool, label in (("irscale", f"irscale, {call}"),
+                        ("trec_eval", f"trec_eval, {args.runs} calls")):
+        print(f"| {label} | {statistics.median(times[tool]):.2f} s | "
+              f"{statistics.median(cpus[tool]):.2f} s | {max(peaks[tool]) // 1024} MB |")
     print(f"irscale / trec_eval: {ours_s / theirs_s:.3f}")
+
+
+def compiled() -> None:
+    """irscale's modules compiled (their ``__pycache__``), as an installed package holds
+    them: a source checkout run with ``PYTHONDONTWRITEBYTECODE`` set (or from a read-only
+    folder) compiles every module it imports at every start otherwise."""
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("irscale")
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            compileall.compile_dir(folder, quiet=1)
 
 
 if __name__ == "__main__":

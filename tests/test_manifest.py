@@ -245,3 +245,119 @@ def test_the_rules_a_binding_refuses_are_the_bindings():
         if skipped:  # every rule of the binding passes it
             for rule in rules:
                 check_rule(rule, args)
+
+
+#: Command lines of ``eval`` on trec_eval's path (:mod:`irscale.cli.eval_path`): each
+#: option of :data:`irscale._manifest.EVAL_PATH`, in each of its spellings, and values at
+#: the ends of their ranges.
+ON_THE_PATH = [
+    [], ["-q"], ["--per-query"], ["-n"], ["--no-summary"], ["-J"], ["--judged-only"],
+    ["-c"], ["--complete"], ["-m", "map"], ["--measure", "map", "-m", "P.5,10"],
+    ["-m", "all_trec", "-q", "-c", "-J"], ["-M", "1"], ["--max-retrieved", "10"],
+    ["-M", str(2**63 - 1)], ["-l", "2"], ["--relevance-level", "1"], ["--level-for-rel", "3"],
+    ["-N", "0"], ["--num-docs-in-coll", "5"], ["--compat", "9"], ["--compat", "10"],
+    *(["--ties", policy] for policy in ("trec_eval", "file-order", "rank-column", "expected")),
+    ["-m", "P@5", "-m", "nDCG@10"], ["-m", "uRBP(p=0.8)"],
+]
+#: Command lines it leaves to the parser built from the declarations, each for a reason
+#: (a value that parser reads its own way or refuses, an option given twice or of another
+#: path, another form of a word, an input for an optional package or standing for several).
+OFF_THE_PATH = [
+    ["-M", "010"], ["-M", "+5"], ["-M", "0"], ["-M", "-1"], ["-M", str(2**63)], ["-l", "0"],
+    ["--compat", "11"], ["--ties", "random"], ["-M", "5", "-M", "6"], ["-q", "-q"],
+    ["-qJ"], ["-M5"], ["--max-retrieved=5"], ["--per"], ["-m"], ["-m", "-q"], ["--"],
+    ["--format", "csv"], ["-R", "prefs"], ["-o", "out"], ["--dataset", "d"], ["-h"],
+    ["--cache", "c"], ["--batch-size", "1"], ["--labels", "u=l"], ["-Z", "z"],
+]
+
+
+def _declared(argv: list[str]) -> dict:
+    """The namespace ``eval``'s parser built from the declarations makes of ``argv``, once
+    checked (:func:`irscale.cli.main._check`), without its rules and run."""
+    from irscale.cli.main import _check, build_parser
+
+    parser = build_parser(argv=argv)
+    args = parser.parse_args(argv)
+    _check(args, parser)
+    return vars(args)
+
+
+def _fields(namespace: dict) -> dict:
+    """``namespace`` without its rules and run, its record of what was given as its fields."""
+    from irscale.cli.given import GIVEN
+
+    fields = {key: value for key, value in namespace.items()
+              if key not in (GIVEN, "_rules", "func")}
+    fields[GIVEN] = vars(namespace[GIVEN])
+    return fields
+
+
+@pytest.mark.parametrize("options", ON_THE_PATH, ids=" ".join)
+def test_the_trec_eval_path_parses_as_the_declared_parser(tmp_path, monkeypatch, options):
+    """:func:`irscale.cli.eval_path.parse` makes of a command line of trec_eval's options
+    the namespace the parser built from the declarations makes and checks (every value, the
+    record of what was given, the context of the call), with the options before, after and
+    around the positional arguments."""
+    from irscale.cli import eval_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 r\n")
+    (tmp_path / "run2").write_text("1 Q0 d1 1 1 s\n")
+    for argv in (["eval", "qrels", "run", *options], ["eval", *options, "qrels", "run", "run2"]):
+        parsed = eval_path.parse(argv)
+        assert parsed is not None, argv
+        assert parsed.func is eval_path.run
+        assert _fields(vars(parsed)) == _fields(_declared(argv)), argv
+
+
+@pytest.mark.parametrize("options", OFF_THE_PATH, ids=" ".join)
+def test_the_trec_eval_path_leaves_the_rest_to_the_declared_parser(tmp_path, monkeypatch,
+                                                                   options):
+    """A command line beyond trec_eval's path is not parsed from the manifest's data: the
+    parser built from the declarations parses, checks and reports it, as before."""
+    from irscale.cli import eval_path
+
+    monkeypatch.chdir(tmp_path)
+    assert eval_path.parse(["eval", "qrels", "run", *options]) is None
+
+
+@pytest.mark.parametrize("inputs", [
+    ["-", "run"], ["qrels", "-"], ["irds:msmarco-passage/dev", "run"], ["qrels", "run.parquet"],
+    ["qrels", "runs"], ["qrels", "r*.txt"], ["qrels", "run", "-q", "run2"], ["qrels"],
+], ids=" ".join)
+def test_the_trec_eval_path_leaves_inputs_beyond_files_to_the_declared_parser(
+        tmp_path, monkeypatch, inputs):
+    """Standard input, a folder or a glob pattern of runs, an input that needs an optional
+    package (its declared requirement: Parquet, ir_datasets), positional arguments split
+    by an option or missing: the declared parser's."""
+    from irscale.cli import eval_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    assert eval_path.parse(["eval", *inputs]) is None
+
+
+def test_the_trec_eval_path_reads_the_declared_requirements():
+    """The inputs :func:`irscale.cli.eval_path.parse` leaves to the declared parser for an
+    optional package are those QRELS and RUN declare (:mod:`irscale.core.extras`)."""
+    from irscale.cli.common_params import QRELS, RUNS
+    from irscale.core.extras import IRDS_INPUT, RUN_INPUTS
+
+    assert QRELS.requires == (IRDS_INPUT,)
+    assert RUNS.requires == RUN_INPUTS
+
+
+def test_a_command_line_the_trec_eval_path_refuses_is_the_declared_parsers(tmp_path,
+                                                                         monkeypatch):
+    """A rule of ``eval`` that refuses a command line of trec_eval's options (here a mix
+    of a context's measures and others) leaves it to the declared parser, which reports it
+    as before."""
+    from irscale.cli import eval_path
+    from irscale.errors import IrscaleError
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["eval", "qrels", "run", "-m", "alpha-nDCG@20", "-m", "map"]
+    assert eval_path.parse(argv) is None
+    with pytest.raises(IrscaleError):
+        _declared(argv)

@@ -19,7 +19,7 @@ from irscale.measures.base import (
     Floats,
     load_catalogue,
 )
-from irscale.measures.names import _FAMILY_NAME, IR_NAMES, NTCIR_NAMES, canonical_name
+from irscale.measures.names import IR_NAMES, NTCIR_NAMES, _pattern, canonical_name
 from irscale.measures.params import Keywords
 from irscale.measures.trec_table import NICKNAMES, TREC10_MEASURES, TREC_MEASURES
 
@@ -137,7 +137,7 @@ def test_no_family_of_ours_is_spelt_as_trec_evals() -> None:
     assert all(REGISTRY[name].native is not None for name in trec)
     for table in CATALOGUE.values():
         for name in table:
-            assert _FAMILY_NAME.fullmatch(name), name
+            assert _pattern("family").fullmatch(name), name
     numbered = [t for t in trec if isinstance(REGISTRY[t].params, (Cutoffs, Floats))]
     for name, family in REGISTRY.items():
         if name in trec:

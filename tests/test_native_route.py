@@ -149,13 +149,50 @@ def test_runs_sharing_a_run_id_are_named_after_their_files(files, tmp_path,
     # b ranks d1 last on topic 1: AP (1/3)/2
     assert ev.runs == ("a", "b")
     assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
-    # under the run-id rule (read by the Python readers), the runs that share one are
-    # named after their files, with a warning
-    monkeypatch.undo()
+    # under the run-id rule (judged by the engine too), the runs that share one are named
+    # after their files, with a warning
     with pytest.warns(UserWarning, match="2 runs share a run id with another run \\('bm25' ×2\\)"):
         ev = irscale.evaluate(files / "qrels", paths, "map", names="runid")
     assert ev.runs == ("a", "b")
     assert ev.mean()["map"].round(6).tolist() == [0.75, round((1 / 6 + 1) / 2, 6)]
+
+
+def test_runs_named_by_a_rule_take_the_engine_path(files, no_python_judge):
+    # run files (a folder, a list) named by run id or one name each: read and judged by
+    # the engine, the names the only difference from the runs named by their files
+    runs = files / "runs"
+    by_file = irscale.evaluate(files / "qrels", runs, ["map", "P@2"])
+    for spec, names, expected in ((runs, "runid", ("bm25", "ql")),
+                                  ([runs / "bm25.run", runs / "ql.run.gz"], ["x", "y"],
+                                   ("x", "y")),
+                                  (str(runs / "*.run*"), "file", ("bm25", "ql"))):
+        ev = irscale.evaluate(files / "qrels", spec, ["map", "P@2"], names=names)
+        assert ev.runs == expected
+        assert ev.mean().values.tolist() == by_file.mean().values.tolist()
+    with pytest.raises(irscale.errors.ParameterError, match="'x' is given twice"):
+        irscale.evaluate(files / "qrels", runs, "map", names=["x", "x"])
+
+
+def test_cli_names_take_the_engine_path(files, no_python_judge, monkeypatch):
+    # --names: the files and the rule handed over, not read by the Python readers first
+    import irscale.io.sources as sources
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the Python run readers were called")
+
+    monkeypatch.setattr(sources, "read_runs", refused)
+    outputs = []
+    for names in ([], ["--names", "runid"], ["--names", "x,y"]):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            assert main(["eval", str(files / "qrels"), str(files / "runs"), "-m", "map",
+                         "-q", *names]) == 0
+        out.flush()
+        outputs.append(out.buffer.getvalue().decode())
+    # the files' stems are their run ids (bm25, ql): one name per line of each run
+    assert outputs[0].count("\tbm25\n") == 3 and outputs[0].count("\tql\n") == 3
+    assert outputs[1] == outputs[0]
+    assert outputs[2] == outputs[0].replace("\tbm25\n", "\tx\n").replace("\tql\n", "\ty\n")
 
 
 def test_complete_num_rel_totals_from_the_engine(files, no_python_judge):
@@ -242,3 +279,30 @@ def test_the_engine_reads_files_by_their_paths(files, tmp_path):
     with pytest.raises(InputFormatError) as engine:
         judge_trec(qrels, [(tmp_path / "cut.gz", str(tmp_path / "cut.gz"))])
     assert str(engine.value) == str(python.value)
+
+
+def _runid_lines_by_replace(text: bytes, names: list[str], runids: list[str]) -> bytes:
+    """The rule of ``runid_lines``: each run's first line ``runid all NAME NAME`` printed
+    with its run id (one replace per run)."""
+    label = b"runid                 \tall\t"
+    for name, runid in zip(names, runids, strict=True):
+        if name != runid:
+            suffix = f"\t{name}\n".encode()
+            text = text.replace(label + name.encode() + suffix,
+                                label + runid.encode() + suffix, 1)
+    return text
+
+
+def test_runid_lines_rewrite_each_runs_first_line_in_one_pass():
+    from irscale.evaluation.trec_text import runid_lines
+
+    label = "runid                 \tall\t"
+    names = ["a", "ab", "run_1", "x"]
+    runids = ["teamA", "ab", "r1", "teamX"]
+    body = "".join(f"{label}{n}\t{n}\nmap                   \tall\t0.5000\t{n}\n" for n in names)
+    cases = [body, body + f"{label}a\ta\n", f"{label}x\tx", body.replace(f"{label}ab\tab\n", ""),
+             "", "no runid line\n", f"{label}a\tab\n{label}ab\tab\n" + body]
+    for text in cases:
+        expected = _runid_lines_by_replace(text.encode(), names, runids)
+        assert runid_lines(text.encode(), names, runids) == expected, text
+    assert runid_lines(body.encode(), names, runids).count(b"\tall\tteamA\ta\n") == 1

@@ -452,8 +452,11 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: resolve a run as the command line does) adds one where runs are named: 76; the bindings'
 #: mechanism, loaded only where a command line gives an option ``eval``'s binding refuses
 #: (:data:`irscale._manifest.BINDING_REFUSES`), brought it to 75, and ir_measures' names,
-#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``).
-TREC_EVAL_PATH_MODULES = 74
+#: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``); parsed
+#: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
+#: declarations of its options; its run in :mod:`irscale.cli.eval_run`), to 64 (52 for
+#: ``-m map``).
+TREC_EVAL_PATH_MODULES = 64
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -471,10 +474,14 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: mechanism (it gives none of the options ``eval``'s binding refuses, so that its rules
 #: are not made: :class:`irscale.cli.rules.LaterBinding`,
 #: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
-#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`) and the
-#: batches' command.
+#: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`), the
+#: batches' command, and the parser and the declarations of ``eval``'s options (parsed and
+#: checked from the manifest's data: :mod:`irscale.cli.eval_path`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
-                           "irscale.cli.eval_many")
+                           "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
+                           "irscale.cli.options", "irscale.cli.rules",
+                           "irscale.cli.common_params", "irscale.cli.eval_options",
+                           "irscale.evaluation.params")
 
 
 def _modules(argv: list[str], cwd) -> dict:
@@ -501,6 +508,42 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
         assert not set(EVAL_HELP_UNLOADED) & set(report["modules"]), report["modules"]
     else:
         assert not set(TREC_EVAL_PATH_UNLOADED) & set(report["modules"]), report["modules"]
+
+
+#: The standard modules the trec_eval path does not load: ``re`` and ``enum`` (which ``re``
+#: imports) cost 26 M instructions, two thirds of ``python -c pass``; argparse is the full
+#: parser's; numpy and pandas, the Python readers'. The script runs ``irscale ARGV`` and
+#: writes, last on standard error, the ones irscale loaded (run without site: no .pth
+#: loads one first).
+TREC_EVAL_PATH_UNLOADED_STANDARD = ("re", "enum", "argparse", "typing", "numpy", "pandas")
+_STANDARD_SCRIPT = textwrap.dedent(f"""
+    import sys
+    before = set(sys.modules)
+    from irscale.cli.main import main
+    status = main(sys.argv[1:])
+    print(status, *sorted(set({TREC_EVAL_PATH_UNLOADED_STANDARD!r}) & set(sys.modules)
+                          - before), file=sys.stderr)
+""")
+
+
+@pytest.mark.parametrize("argv", [["eval", "qrels", "run"],
+                                  ["eval", "-q", "-c", "-m", "map", "-m", "P.5,10", "qrels",
+                                   "run", "run2"]], ids=["official", "options"])
+def test_the_trec_eval_path_loads_no_regular_expressions(tiny, argv):
+    """``irscale eval`` of trec_eval's measures of TREC files loads none of
+    :data:`TREC_EVAL_PATH_UNLOADED_STANDARD`: the warnings filter of floating-point errors
+    matches without a pattern (``core.numbers._FloatingPointMessage``), the names of a
+    stream and of measures are read without :mod:`re`."""
+    import irscale
+
+    # without site (-S: no .pth loads a module before irscale), irscale found where it is
+    home = os.path.dirname(os.path.dirname(irscale.__file__))
+    done = subprocess.run([sys.executable, "-S", "-c", _STANDARD_SCRIPT, *argv], cwd=tiny,
+                          env={**os.environ, "PYTHONPATH": home}, capture_output=True,
+                          text=True, timeout=300, check=False)
+    status, *loaded = done.stderr.strip().splitlines()[-1].split()
+    assert status == "0", done.stderr
+    assert loaded == [], loaded
 
 
 #: ``irscale ARGV`` as the process's entry point (``main()``, its start-up without the
@@ -709,3 +752,30 @@ def test_no_diversity_name_is_a_trec_eval_or_catalogue_name():
     assert not [name for name in diversity if is_measure_name(name)]
     assert all(map(is_measure_name, ["map", "P.5,10", "ndcg_cut_10", "nDCG@10", "official",
                                      "all_trec", "RBP(p=0.8)", "ERR@20"]))
+
+
+def test_small_plain_inputs_run_the_engine_with_one_thread(tmp_path, monkeypatch):
+    """``eval`` of plain files of at most :data:`irscale.cli.main.ONE_THREAD_BYTES` in all
+    asks the engine for one thread (``RAYON_NUM_THREADS=1``: its pool spins for more CPU
+    than it spares there); a value the user set stays, and larger inputs, folders,
+    compressed files and standard input keep the pool."""
+    from irscale.cli import main
+
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 r\n")
+    (tmp_path / "run.gz").write_bytes(b"")
+    (tmp_path / "runs").mkdir()
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        handle.truncate(main.ONE_THREAD_BYTES)
+    for runs, one in ([["run"], True], [["run", "big"], False], [["run.gz"], False],
+                      [["runs"], False], [["-"], False], [["missing"], False]):
+        monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+        main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                            runs=[str(tmp_path / run) if run != "-" else run
+                                                  for run in runs]))
+        assert (os.environ.get("RAYON_NUM_THREADS") == "1") is one, runs
+    monkeypatch.setenv("RAYON_NUM_THREADS", "4")
+    main._one_thread(argparse.Namespace(qrels=str(tmp_path / "qrels"),
+                                        runs=[str(tmp_path / "run")]))
+    assert os.environ["RAYON_NUM_THREADS"] == "4"

@@ -42,31 +42,30 @@ HELP = {"irscale", "irscale._engine", "irscale.cli", "irscale.cli.main", "irscal
 #: What ``irscale eval --help`` loads besides: the manifest, from which its parser is built
 #: (:data:`irscale._manifest.HELP`, :func:`irscale.cli.parser.parser_of_help`).
 EVAL_HELP = HELP | {"irscale._manifest"}
-#: What a command line of ``eval`` that runs loads to build its parser: the parser of
-#: ``eval`` and the declarations of its options (not the bindings' mechanism,
-#: :mod:`irscale.core.binding`: a command line giving none of the options its binding's
-#: rules refuse is checked without it, :class:`irscale.cli.rules.LaterBinding`).
-EVAL_PARSER = HELP | {
-    "irscale.cli.common_params", "irscale.cli.dataset_options", "irscale.cli.eval",
-    "irscale.cli.eval_options",
-    "irscale.cli.intervals", "irscale.cli.options",
-    "irscale.cli.outputs", "irscale.cli.rules", "irscale.cli.runargs",
-    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
-    "irscale.core.options",
-    "irscale.core.params",
-    "irscale.core.reads", "irscale.core.records", "irscale.core.run_names", "irscale.evaluation",
-    "irscale.evaluation.options", "irscale.evaluation.params",
-    "irscale.io", "irscale.io.files", "irscale.io.formats", "irscale.io.naming",
-    "irscale.stats", "irscale.stats.names"}
-#: What the evaluation loads besides: the manifest, the one context that evaluates it, the
-#: judging, trec_eval's families of the measures asked (each its module alone), and the run
-#: resolver (:mod:`irscale.io.sources`).
-EVAL = EVAL_PARSER | {
-    "irscale._manifest", "irscale.cli.requirements", "irscale.core.edge",
-    "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
+#: What a command line of ``eval`` of trec_eval's options loads to parse and check it: no
+#: parser, no declarations of its options (:mod:`irscale.cli.eval_path`, from the
+#: manifest's data; the record of what was given, :mod:`irscale.cli.given`; its run,
+#: :mod:`irscale.cli.eval_run`), trec_eval's options and ``-m`` as trec_eval reads it
+#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`), and the context that
+#: evaluates it.
+EVAL_START = {
+    "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
+    "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
+    "irscale.core",
+    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
+    "irscale.core.params", "irscale.core.records", "irscale.errors", "irscale.evaluation",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.setup",
-    "irscale.evaluation.trec_text", "irscale.io.call_inputs", "irscale.io.irds",
+    "irscale.evaluation.contexts.judged", "irscale.evaluation.options"}
+#: What the evaluation loads besides: the judging, trec_eval's families of the measures
+#: asked (each its module alone), the run resolver (:mod:`irscale.io.sources`) and the one
+#: writer (:mod:`irscale.cli.outputs`).
+EVAL = EVAL_START | {
+    "irscale.cli.outputs", "irscale.core.edge",
+    "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
+    "irscale.core.reads", "irscale.core.run_names",
+    "irscale.evaluation.setup",
+    "irscale.evaluation.trec_text", "irscale.io", "irscale.io.call_inputs", "irscale.io.files",
+    "irscale.io.formats", "irscale.io.irds", "irscale.io.naming",
     "irscale.io.native_dicts", "irscale.io.native_files", "irscale.io.native_inputs",
     "irscale.io.sources", "irscale.measures", "irscale.measures.base",
     "irscale.measures.layout",
@@ -162,7 +161,9 @@ COMPARE = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cache", "irscale.cache.calls",
     "irscale.cli", "irscale.cli.common_params", "irscale.cli.compare",
     "irscale.cli.compare_collections", "irscale.cli.dataset_options",
-    "irscale.cli.eval_options", "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main",
+    "irscale.cli.eval_options", "irscale.cli.eval_path", "irscale.cli.eval_run",
+    "irscale.cli.given",
+    "irscale.cli.inputs", "irscale.cli.intervals", "irscale.cli.main",
     "irscale.cli.options", "irscale.cli.outputs", "irscale.cli.parser", "irscale.cli.requirements",
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
     "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",

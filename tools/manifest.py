@@ -115,6 +115,67 @@ def _binding_refuses() -> dict[str, tuple[str, ...] | None]:
     return {name: refused_by(named_binding(name)) for name in NAMED_BINDINGS}
 
 
+#: The options of ``eval``'s trec_eval path (their dests), parsed from the manifest
+#: (:mod:`irscale.cli.eval_path`): ``-m``, ``-q``, ``-n`` and trec_eval's own.
+EVAL_PATH_DESTS = ("measures", "per_query", "no_summary", "relevance_level", "max_retrieved",
+                   "judged_only", "complete", "num_docs_in_coll", "compat", "ties")
+
+
+def _eval_path() -> dict[str, Any]:
+    """What :func:`irscale.cli.eval_path.parse` reads of ``eval``'s parser built from the
+    declarations: each spelling of the options of :data:`EVAL_PATH_DESTS` → ``(dest,
+    kind, domain)`` (``flag``; ``append``: a value stored as given; ``int``: a decimal
+    integer, ``domain`` its ``(low, high)``; ``choice``: one of ``domain``), the default of
+    every ``dest``, and what the record of what was given (:class:`irscale.cli.given.Given`)
+    spells otherwise than ``--help`` shows it (:data:`HELP`: its spellings joined by
+    ``/``): ``spelt``, each ``dest``'s spelling, and ``api``, the parameter of a ``dest``
+    named otherwise. A declaration the path cannot read so fails here."""
+    from irscale.cli.main import build_parser
+    from irscale.cli.options import Checked
+    from irscale.cli.parser import GIVEN, AppendNoted, FlagNoted, help_data
+    from irscale.core.params import Integers, Names
+
+    argv = ["eval", "qrels", "run"]
+    top = build_parser(argv=argv)
+    chosen = top._subparsers._group_actions[0].choices["eval"]
+    options: dict[str, tuple[str, str, Any]] = {}
+    for action in chosen._actions:
+        if action.dest not in EVAL_PATH_DESTS:
+            continue
+        domain = getattr(action, "domain", None)
+        if type(action) is FlagNoted:
+            option: tuple[str, str, Any] = (action.dest, "flag", None)
+        elif type(action) is AppendNoted and action.type is None and action.choices is None:
+            option = (action.dest, "append", None)
+        elif type(action) is Checked and isinstance(domain, Integers) and domain.strict \
+                and action.type is int and (action.choices is None or list(
+                    action.choices) == list(range(domain.low, domain.high + 1))):
+            option = (action.dest, "int", (domain.low, domain.high))
+        elif type(action) is Checked and isinstance(domain, Names) and not domain.fold \
+                and not domain.aliases and action.type is str \
+                and tuple(action.choices) == tuple(domain.names):
+            option = (action.dest, "choice", tuple(domain.names))
+        else:
+            raise ValueError(f"eval's option {action.dest} is not one the trec_eval path "
+                             f"parses from the manifest: {action!r}")
+        options.update(dict.fromkeys(action.option_strings, option))
+    if {dest for dest, _, _ in options.values()} != set(EVAL_PATH_DESTS):
+        raise ValueError("eval declares no option for some of EVAL_PATH_DESTS")
+    record = getattr(top.parse_args(argv), GIVEN)
+    shown = {dest: "/".join(flags) for flags, dest, *_ in help_data(chosen)["arguments"]}
+    apis = {spelt: key for key, spelt in record.flags.items()}
+    if len(apis) != len(record.flags) or set(apis) != set(record.spelt.values()):
+        raise ValueError("two options of eval share a spelling or a parameter: the record "
+                         "of what was given is no longer one spelling a parameter")
+    return {"options": options,
+            "defaults": {action.dest: action.default for action in chosen._actions
+                         if action.dest != "help"},
+            "spelt": {dest: spelt for dest, spelt in record.spelt.items()
+                      if shown.get(dest) != spelt},
+            "api": {dest: apis[spelt] for dest, spelt in record.spelt.items()
+                    if apis[spelt] != dest}}
+
+
 #: The parts of the manifest whose texts are long (written narrower, within the line length).
 WIDE = ("HELP: dict[str, dict]", "BINDING_REFUSES: dict[str, tuple | None]")
 #: The subcommands whose ``--help`` alone is shown from the manifest (the trec_eval path's).
@@ -159,6 +220,12 @@ def render() -> str:
          "Values the parsers of the trec_eval path are built with, from modules the path "
          "loads only when it reads a run (``name_modes``: ``--names``' keywords)",
          _parser_data()),
+        ("EVAL_PATH: dict[str, dict]",
+         "``eval``'s trec_eval path, parsed from these data (irscale.cli.eval_path): each "
+         "spelling of its options → (dest, kind, domain), the default of every option of "
+         "``eval``, and what the record of what was given spells otherwise than HELP shows "
+         "it (``spelt``) or names otherwise than its dest (``api``)",
+         _eval_path()),
         ("BINDING_REFUSES: dict[str, tuple | None]",
          "The bindings the commands name → the options (dests) their command-line rules "
          "refuse, each only where given: a command line giving none of them is checked "

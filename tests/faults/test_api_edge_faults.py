@@ -6,6 +6,7 @@ propensities are), each an irscale error naming the argument, never a raw ``Type
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import irscale
@@ -51,6 +52,10 @@ ROWS = [
         .phi_of_values({"a": 1}), "values"),
     bad("image_values-limit", lambda a: scales.scale("AP", 3, progress=False)
         .image_values(limit=2), "limit", "iter_sorted"),
+    bad("decide-one-dimension", lambda a: meta.decide(np.array([0.1, 0.2, 0.3])), "values",
+        "'MD2' needs a topics × systems array, got 1-D scores"),
+    bad("decide-shard-model-two-dimensions", lambda a: meta.decide(
+        np.ones((4, 3)), "MD3"), "'MD3' needs a topics × systems × shards array, got 2-D"),
     bad("BootstrapModel-one-dimension", lambda a: meta.BootstrapModel([0.1, 0.2, 0.3]),
         "values", "2-D"),
     bad("check_queries-not-topics", lambda a: irscale.online.qrels_click_model("qrels.txt")

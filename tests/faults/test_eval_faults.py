@@ -11,6 +11,7 @@ import pytest
 
 from .catalog import has_warning, no_warning, trec_file_faults
 from .conftest import (
+    RUN_IDS,
     all_checks,
     any_of,
     either,
@@ -122,6 +123,42 @@ def one_note(*needles: str):
     return check
 
 
+def judged_by_the_engine(result, ws, run):
+    """A check: the call gives the same output and warnings with the Python run readers
+    refused (its runs read and judged by the engine, as runs named by their files are)."""
+    from unittest import mock
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the Python run readers were called")
+
+    with mock.patch("irscale.io.sources.read_runs", refused), \
+            mock.patch("irscale.io.sources.read_run_file", refused):
+        again = run(result.argv)
+    assert (again.status, again.out, again.err) == (0, result.out, result.err), \
+        again.describe()
+
+
+def named_as_by_file(renamed: dict[str, str]):
+    """A check: the output is that of the same call without ``--names`` (the runs named by
+    their files), each name of ``renamed`` replaced by its new name (the last field of a
+    line of trec_eval's format, the first of a CSV row)."""
+    def rename(line: str) -> str:
+        for old, new in renamed.items():
+            if line.endswith(f"\t{old}\n"):
+                return f"{line[:-len(old) - 1]}{new}\n"
+            if line.startswith(f"{old},"):
+                return new + line[len(old):]
+        return line
+
+    def check(result, ws, run):
+        at = result.argv.index("--names")
+        by_file = run([*result.argv[:at], *result.argv[at + 2:]])
+        expected = "".join(map(rename, by_file.out.splitlines(keepends=True)))
+        assert by_file.status == 0 and result.out == expected, result.describe()
+
+    return check
+
+
 def not_in_output(*needles: str):
     def check(result, ws, run):
         assert not any(n in result.out for n in needles), result.describe()
@@ -220,6 +257,40 @@ CASES = [
        each_line_names_run("teamA_r1", "teamB_r1")),
     either("same-run-file-twice", ["eval", "qrels.txt", "a.run", "a.run", "-m", "map"],
            "a.run"),
+    # ---- runs named by --names are read and judged by the engine as runs named by their
+    # files are: the names the only difference in the output
+    ok("names-runid-judged-by-the-engine",
+       ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "-m", "P@5", "-m",
+        "runid", "-q", "--names", "runid"],
+       all_checks(judged_by_the_engine, named_as_by_file(RUN_IDS))),
+    ok("names-runid-judged-by-the-engine-summary",
+       ["eval", "qrels.txt", "a.run", "b.run", "c.run", "--names", "runid"],
+       all_checks(judged_by_the_engine, named_as_by_file(RUN_IDS))),
+    ok("names-runid-judged-by-the-engine-csv",
+       ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format", "csv", "--names",
+        "runid"],
+       all_checks(judged_by_the_engine, named_as_by_file(RUN_IDS))),
+    ok("names-given-judged-by-the-engine",
+       ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-q", "--names", "x,y"],
+       all_checks(judged_by_the_engine, named_as_by_file({"a": "x", "b": "y"}))),
+    ok("names-file-judged-by-the-engine",
+       ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--names", "file"],
+       all_checks(judged_by_the_engine, no_warning, named_as_by_file({}))),
+    # two files sharing a run id: each named by its file, with the readers' one warning
+    ok("names-runid-shared-judged-by-the-engine",
+       ["eval", "qrels.txt", "first.run", "second.run.gz", "c.run", "-m", "map", "--names",
+        "runid"],
+       all_checks(judged_by_the_engine, has_warning,
+                  named_as_by_file({"c": RUN_IDS["c"]})),
+       files={"first.run": text(RUN), "second.run.gz": gz(text(RUN))}),
+    err("names-given-twice", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--names",
+                              "x,x"], "'x' is given twice"),
+    err("names-given-too-few", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                                "--names", "x,y"], "2 names given for 3 runs"),
+    # a malformed file's error before the names' (the files are read first)
+    err("names-given-too-few-malformed-run", ["eval", "qrels.txt", "a.run", "bad.run", "-m",
+                                              "map", "--names", "x,y,z"],
+        "bad.run", "line 2", files={"bad.run": replace_line(RUN, 2, "1 Q0 d2 2 abc r")}),
     # ---- standard input
     ok("stdin-run", ["eval", "qrels.txt", "-", *MEASURES], same_output_as(*BASE),
        stdin=text(RUN)),
@@ -447,6 +518,28 @@ CASES = [
         "measure iprec_at_recall has no tie-aware value", "RBP, gRBP", "ir_measures' AP"),
     ok("ties-expected-json", [*BASE, "--ties", "expected", "--format", "json"],
        output_contains('"measure": "map"')),
+    # ---- trec_eval's options at the edges of the path parsed from the manifest: what it
+    # does not read as the declared parser does is left to that parser, which reports it
+    ok("trec-path-max-retrieved-leading-zero", [*BASE, "-M", "010"],
+       same_output_as(*BASE, "-M", "10")),
+    ok("trec-path-max-retrieved-joined", [*BASE, "-M10"], same_output_as(*BASE, "-M", "10")),
+    ok("trec-path-max-retrieved-equals", [*BASE, "--max-retrieved=10"],
+       same_output_as(*BASE, "-M", "10")),
+    ok("trec-path-flags-joined", [*run_argv("a.run")[:-1], "-qJ"],
+       same_output_as(*run_argv("a.run"), "-J")),
+    ok("trec-path-abbreviated", [*BASE, "--judged"], same_output_as(*BASE, "-J")),
+    ok("trec-path-option-amid-runs", ["eval", "qrels.txt", "-q", "a.run", "-m", "map"],
+       same_output_as("eval", "qrels.txt", "a.run", "-m", "map", "-q")),
+    err("trec-path-max-retrieved-zero", [*BASE, "-M", "0"], "-M", "0"),
+    err("trec-path-max-retrieved-negative", [*BASE, "-M", "-3"], "-M", "-3"),
+    err("trec-path-max-retrieved-past-int64", [*BASE, "-M", str(2**63)], "-M",
+        str(2**63)),
+    err("trec-path-max-retrieved-twice", [*BASE, "-M", "5", "-M", "6"], "-M given twice"),
+    err("trec-path-compat-unknown", [*BASE, "--compat", "11"], "--compat", "11"),
+    err("trec-path-level-zero", [*BASE, "-l", "0"], "-l", "0"),
+    err("trec-path-measure-without-value", [*BASE, "-m"], "-m"),
+    err("trec-path-runs-split", ["eval", "qrels.txt", "a.run", "-q", "a.run"],
+        "a.run"),
     # ---- the command itself
     err("command-missing", [], any_of("command", "COMMAND", "eval")),
     err("command-unknown", ["frob"], "frob"),

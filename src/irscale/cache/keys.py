@@ -34,6 +34,7 @@ from typing import Any
 from ..core.records import fields as record_fields
 from ..core.records import is_record
 from ..errors import ParameterError
+from ..io.naming import NamedFiles
 from ..io.regular_files import file_digest, settled_identity
 from ..io.sources import expands, source_files
 
@@ -135,7 +136,8 @@ class KeyWriter:
 
     def input(self, spec: Any) -> None:
         """An input of an evaluation: a path (a file, a folder or a glob pattern: their
-        files), bytes, or an object (:meth:`value`), lists and mappings of those."""
+        files), bytes, or an object (:meth:`value`), lists and mappings of those; run
+        files and their ``--names`` rule (:class:`~irscale.io.naming.NamedFiles`)."""
         if isinstance(spec, (str, os.PathLike)):
             path = os.fspath(spec)
             if not isinstance(path, str) or path == "-" or path.startswith("irds:"):
@@ -145,6 +147,10 @@ class KeyWriter:
             self._raw(b"P", struct.pack("<Q", len(files)))
             for name in files:
                 self.file(name)
+        elif isinstance(spec, NamedFiles):  # the files by their content, and the rule
+            self._raw(b"R", b"")
+            self.value(spec.names)
+            self.input(list(spec.files))
         elif isinstance(spec, Mapping):
             self._raw(b"M", struct.pack("<Q", len(spec)))
             for key, item in spec.items():

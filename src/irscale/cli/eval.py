@@ -8,9 +8,7 @@ session`` share with it."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
-from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from .common_params import (
     ALLOW_EMPTY,
@@ -21,7 +19,7 @@ from .common_params import (
     QRELS,
     RUNS,
 )
-from .dataset_options import add_dataset_options, apply_dataset_conventions, note
+from .dataset_options import add_dataset_options, apply_dataset_conventions
 from .eval_options import (
     BOUNDS_INPUTS,
     BOUNDS_TABLE,
@@ -35,10 +33,13 @@ from .eval_options import (
     add_qrels_format,
     add_topic_alpha_option,
     ci_takes,
-    qrels_context,
-    refuse_outputs,
 )
-from .intervals import intervals_text
+from .eval_path import eval_context as eval_context
+from .eval_path import refuse_unread_options
+from .eval_run import API_OPTIONS as API_OPTIONS
+from .eval_run import INTERVAL_KEYWORDS as INTERVAL_KEYWORDS
+from .eval_run import run as run
+from .eval_run import write_evaluation as write_evaluation
 from .main import SUBCOMMANDS
 from .options import (
     add_command,
@@ -47,30 +48,19 @@ from .options import (
     add_param,
     add_progress,
     check_scheduler,
-    wants_progress,
 )
-from .outputs import Done
-from .outputs import Output as Written
-from .rules import Declared, Default, Rule, given, spelling, words
+from .rules import Declared, Default, Rule, words
 from .runargs import (
-    TREC_EVAL_DESTS,
     add_batch_options,
     add_cache_option,
     add_run_options,
     add_trec_eval_options,
     label_files,
-    read_named,
-    requested_measures,
-    run_paths,
-    trec_eval_arguments,
-    wants_batches,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..evaluation.context import Context, Output
-    from ..io.naming import NameSpec
-    from ..measures.results import Evaluation
+    from ..evaluation.context import Output
 
 
 def add_parser(subparsers) -> None:
@@ -123,177 +113,6 @@ def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str
                doc=f"output format (trec: 'measure<TAB>{unit}<TAB>value')")
     add_param(parser, ALLOW_EMPTY, doc=f"evaluate a run {empty} (an error otherwise)")
     add_output(parser)
-
-
-def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> Written:
-    """The output of ``evaluation`` as ``--format``, ``-q`` and ``-n`` say (written by the
-    one writer as the evaluation writes it: per-topic lines a block at a time)."""
-    return Written(lambda stream: evaluation.write(stream, args.fmt, per_query=args.per_query,
-                                                  summary=not args.no_summary), mode="wb")
-
-
-def run(args: argparse.Namespace) -> Done:
-    """``irscale eval``: the measures of every run, as trec_eval (or the reference tool of
-    the context) prints them, by the context of the call (``args.context``) as it declares
-    (how its run files are read, its text straight from the files, the options of its
-    runner an output format asks for, its baseline run, its own output formats)."""
-    note(args)  # the dataset conventions applied (--dataset, irds: qrels)
-    if wants_batches(args):
-        from . import eval_many
-
-        return eval_many.run(args)
-    context = args.context
-    labels = label_files(args.labels)
-    keep_rank = context.keep_rank or args.ties == "rank-column"
-    runs = _read_runs(args, args.runs, args.names, keep_rank=keep_rank)
-    measures = requested_measures(args)
-    printed = _text(args, runs, measures, labels)
-    if printed is not None:
-        return printed
-    baseline = args.baseline
-    if baseline is not None and not context.baseline_run:
-        # a run's name, or its file (path, file name or stem)
-        from ..io.naming import find_run
-        from ..io.sources import as_runs
-
-        runs = as_runs(runs, keep_rank=keep_rank)
-        baseline = find_run(baseline, runs)
-    qrels, read = args.qrels, None
-    if args.bounds:  # the qrels read for their grades, evaluated again from their file
-        from ..collections.bounds import qrels_again
-        from ..io.sources import as_qrels
-
-        read = as_qrels(qrels)
-        qrels = qrels_again(qrels, read)
-    evaluation = _evaluate(args, qrels, runs, measures, labels)
-    if baseline is not None and context.baseline_run:
-        # the baseline run evaluated with the same measures and options
-        baseline = _evaluate(args, qrels, _read_runs(args, [baseline], "file",
-                                                     keep_rank=keep_rank), measures, labels)
-    if read is not None:  # the bounds under the unjudged documents instead of the values
-        from ..collections.bounds import evaluation_bounds
-
-        bounds = evaluation_bounds(evaluation, read, list(evaluation.measures),
-                                   progress=wants_progress(args))
-        return bounds.format(args.fmt, per_topic=args.per_query)
-    return _written(args, evaluation, baseline)
-
-
-def _text(args: argparse.Namespace, runs: Sequence[object], measures: list[str],
-          labels: dict[str, str]) -> Done | None:
-    """The text straight from the files, where the context has one
-    (:meth:`~irscale.evaluation.context.Context.text`) and the call asks for its text
-    alone (``--format trec``, no baseline, labels, z-scores or bounds); ``--cache``'s entry
-    the text itself. None otherwise, or where the context does not take the measures or
-    inputs alone."""
-    context = args.context
-    if args.fmt != "trec" or args.baseline is not None or labels \
-            or args.zscores is not None or args.bounds:
-        return None
-    return context.text(args.qrels, runs, measures, allow_empty=args.allow_empty,
-                        per_query=args.per_query, summary=not args.no_summary,
-                        cache=args.cache, **trec_eval_arguments(args))
-
-
-def _written(args: argparse.Namespace, evaluation: Evaluation,
-             baseline: Evaluation | str | None) -> Done:
-    """The output of ``evaluation``: the means' intervals (``--ci``, where the format does
-    not print them itself), a format of the context's own (with its options, its
-    ``baseline``), or a format every evaluation writes."""
-    output = next((o for o in args.context.outputs if o.name == args.fmt), None)
-    if args.ci is not None and (output is None or not output.intervals):
-        return intervals_text(args, evaluation)  # the means' intervals
-    if output is None:
-        return write_evaluation(args, evaluation)
-    # a format of the context's own, before the output is opened
-    return evaluation.format(
-        args.fmt, per_query=args.per_query, summary=not args.no_summary,
-        baseline=baseline, **{option: getattr(args, option) for option in output.options},
-        **({key: getattr(args, dest) for dest, key in INTERVAL_KEYWORDS.items()}
-           if output.intervals else {}))
-
-
-def _read_runs(args: argparse.Namespace, paths: Sequence[str], names: NameSpec | None, *,
-               keep_rank: bool) -> Sequence[object]:
-    """The runs of ``paths`` (run files, folders, glob patterns), named as ``names`` says,
-    read as the context declares (:meth:`~irscale.evaluation.context.Context.read_runs`),
-    by default as TREC run files (``keep_rank``: their rank column kept)."""
-    files = run_paths(paths)
-    return args.context.read_runs(files, names, lambda: read_named(
-        files, names, keep_rank=keep_rank, progress=wants_progress(args)))
-
-
-def _evaluate(args: argparse.Namespace, qrels: object, runs: object, measures: list[str],
-              labels: dict[str, str]) -> Evaluation:
-    """The evaluation of ``runs`` against ``qrels`` by ``args.context``
-    (:func:`irscale.evaluation.api.evaluate_by`) with the options of
-    :func:`irscale.evaluate` given (the others refused by :func:`refuse_unread_options`),
-    the options of its runner it reads (:data:`~irscale.evaluation.context.RUNNER_OPTIONS`)
-    and those ``--format`` asks for
-    (:meth:`~irscale.evaluation.context.Context.format_options`)."""
-    from ..evaluation.api import call_values, evaluate_by
-    from ..evaluation.context import RUNNER_OPTIONS
-
-    context = args.context
-    values = call_values(labels=labels, allow_empty=args.allow_empty, zscores=args.zscores,
-                         cache=args.cache, relevance_format=args.relevance_format,
-                         intent_probabilities=args.intent_probs,
-                         intent_types=args.intent_types, **trec_eval_arguments(args))
-    runner = {option: getattr(args, dest) for dest, option in API_OPTIONS.items()
-              if option in RUNNER_OPTIONS & context.reads}
-    runner.update(context.format_options(args.fmt))
-    return evaluate_by(context, [qrels, runs], measures, values, **runner)
-
-
-#: The options of the means' intervals, as :meth:`~irscale.measures.results.Evaluation.format`
-#: names them for an output format that prints them (:attr:`Output.intervals`).
-INTERVAL_KEYWORDS = {"ci": "interval", "ci_samples": "interval_samples",
-                     "ci_seed": "interval_rng"}
-#: ``eval``'s options that a context may read (:attr:`~irscale.evaluation.context.Context.reads`:
-#: :func:`irscale.evaluate`'s and its outputs', :data:`~irscale.evaluation.context.OUTPUT_OPTIONS`):
-#: destination → option name.
-API_OPTIONS = {**{dest: name for name, dest in TREC_EVAL_DESTS.items()},
-               "labels": "labels", "zscores": "zscores", "cache": "cache",
-               "intent_probs": "intent_probabilities", "intent_types": "intent_types",
-               "relevance_format": "relevance_format", "baseline": "baseline",
-               "test": "test", "correction": "correction", "alpha": "alpha",
-               "topic_alpha": "topic_alphas", "ci": "interval", "bounds": "bounds",
-               **dict.fromkeys(("batch_size", "scheduler", "workers", "per_topic_out"),
-                               "batches")}
-
-
-def eval_context(args: argparse.Namespace) -> Context:
-    """The context of the call, chosen as :func:`irscale.evaluate` chooses it, given the
-    form QRELS are read in (with ``-R qrels``: a context's own,
-    :func:`~irscale.cli.eval_options.qrels_context`, the others' own output formats then
-    refused; ``"trec"`` otherwise); a context with a command of its own (its inputs are not
-    qrels and TREC runs) is refused, naming it."""
-    from ..evaluation.contexts import choose
-
-    read = None
-    if args.relevance_format == RELEVANCE_FORMAT.default:
-        read = qrels_context(args)
-        refuse_outputs(args, read)
-    measures = [n for spec in (args.measures or []) for n in spec.split()]
-    context = choose(args.qrels, measures, {
-        "relevance_format": args.relevance_format,
-        "qrels_format": "trec" if read is None else read.qrels_format})
-    if context.command is not None:
-        raise ParameterError(context.elsewhere())
-    return context
-
-
-def refuse_unread_options(args: argparse.Namespace) -> None:
-    """The one rule of :func:`irscale.evaluate` on the command line: an option of
-    :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
-    the command declares it."""
-    from ..evaluation.context import refuse_unread
-
-    named: dict[str, str] = {}
-    for dest, option in API_OPTIONS.items():
-        if given(args, dest):
-            named.setdefault(option, spelling(args, dest))
-    refuse_unread(args.context, named)
 
 
 def _check_labels(args: argparse.Namespace) -> None:

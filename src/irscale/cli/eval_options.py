@@ -16,21 +16,18 @@ import argparse
 from collections.abc import Callable
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE, InputFiles, Param, Switch, Text
-from ..errors import MeasureError, ParameterError
 from ..evaluation.params import RELEVANCE_FORMAT as RELEVANCE_FORMAT
 from ..evaluation.params import RELEVANCE_FORMATS as RELEVANCE_FORMATS
 from ..evaluation.params import ZSCORES as ZSCORES
 from ..io.formats import BOUNDS_FORMATS, OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .common_params import INTENT_PROBS, INTENT_TYPES
+from .eval_path import qrels_context as qrels_context
+from .eval_path import refuse_outputs as refuse_outputs
 from .intervals import add_interval_options
 from .options import add_format, add_param
 from .rules import Rule, each, given, words
 from .runargs import BATCH_DESTS, TREC_EVAL_DESTS, wants_batches
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from ..evaluation.context import Context
 
 # ------------------------------------------------------------------ inputs
 #: The values of ``--qrels-format``: ``auto``, QRELS read as TREC qrels, or in the form of
@@ -169,64 +166,9 @@ LATER_RULES = (
 
 
 # ------------------------------------------------------------------ the form of QRELS
-def qrels_context(args: argparse.Namespace) -> Context | None:
-    """The context whose own form QRELS are read in
-    (:attr:`~irscale.evaluation.context.Context.qrels_format`): the first that claims every
-    ``-m`` measure on its own (``--qrels-format auto``), or the one ``--qrels-format``
-    names; ``None``: QRELS are TREC qrels. A mix of its measures and others, its measures
-    with ``--qrels-format trec`` and its form with other measures are refused. A context's
-    claim loads its measures only for a name that is none of trec_eval's or the
-    catalogue's; a context is not loaded at all for trec_eval's names where the manifest
-    says it claims none (:func:`~irscale.evaluation.contexts.declarations`)."""
-    from ..evaluation.contexts import declarations, load, trec_eval_call
-
-    names = [name for spec in (args.measures or []) for name in spec.split()]
-    form = str(getattr(args, "qrels_format", QRELS_FORMAT.default) or QRELS_FORMAT.default)
-    for key, declared in declarations().items():
-        if declared["qrels_format"] is None or (
-                form in (QRELS_FORMAT.default, "trec") and not declared["claims_trec_eval"]
-                and trec_eval_call(None, names, {})):  # it claims none of them: not loaded
-            continue
-        context = load(key)
-        if _claimed(context, names, form) or form == context.qrels_format:
-            return context
-    return None
-
-
-def _claimed(context: Context, names: list[str], form: str) -> bool:
-    """Whether ``context`` claims every measure of ``names`` (QRELS read as ``form``); a mix
-    of its measures and others, its form without its measures and its measures with
-    ``--qrels-format trec`` refused (:func:`qrels_context`)."""
-    own = [context.claims(None, [name], {}) for name in names]
-    if any(own) and not all(own):
-        raise MeasureError(context.mixed(names[own.index(False)]))
-    claimed = bool(own) and all(own)
-    if form == context.qrels_format and names and not claimed:
-        raise MeasureError(f"--qrels-format {form} needs {context.what} "
-                           f"({', '.join(context.examples)} ...), got {names[0]!r}")
-    if form == "trec" and claimed:
-        raise ParameterError(f"{context.what} need {context.qrels_format} qrels: "
-                             f"--qrels-format {context.qrels_format} (or "
-                             f"{QRELS_FORMAT.default})")
-    return claimed
-
-
 def diversity_inputs(args: argparse.Namespace) -> bool:
     """True when QRELS are diversity qrels evaluated with diversity measures (the one
     context with a form of its own, :func:`qrels_context`)."""
     return qrels_context(args) is not None
 
 
-def refuse_outputs(args: argparse.Namespace, read: Context | None) -> None:
-    """``--format`` one of the output formats of a context whose QRELS are read in a form
-    of its own (:attr:`~irscale.evaluation.context.Context.outputs`) when they are not
-    (``read``, :func:`qrels_context`): refused, naming a measure of that context (its
-    formats read from the manifest, :func:`~irscale.evaluation.contexts.declarations`)."""
-    from ..evaluation.contexts import declarations, load
-
-    for name, declared in declarations().items():
-        if declared["qrels_format"] is not None and (read is None or name != read.name) \
-                and args.fmt in {output["name"] for output in declared["outputs"]}:
-            context = load(name)
-            raise ParameterError(f"--format {args.fmt} prints {context.what} "
-                                 f"(-m {context.examples[0]})")

@@ -14,7 +14,6 @@ from ..io.sources import as_runs
 from . import labels_audit
 from .common_params import INPUTS, MEASURES
 from .inputs import check_measure_names
-from .main import SUBCOMMANDS
 from .options import (
     DIGITS_RULE,
     add_actions,
@@ -73,7 +72,6 @@ def add_parser(subparsers) -> None:
     """Register ``irscale labels`` and its actions."""
     sub = add_actions(
         subparsers, "labels",
-        help=SUBCOMMANDS["labels"],
         description="Crowd labels ('topic docno worker label' lines) and pairwise judgments: "
         "aggregation, allocation, agreement, automatic judgments and AWARE; see "
         "docs/collections.md.")

@@ -68,21 +68,24 @@ NO_BLAS = ("eval", "compare")
 #: (23 MB) and with the catalogue's (44 MB), and so does that of twenty such runs, at once
 #: (74 MB) or in batches of two (57 MB), to within the spread between repeated runs.
 UNCOLLECTED_RUNS = ("eval",)
+#: Subcommands whose inputs, where small, the engine reads and evaluates with one thread
+#: (:func:`_one_thread`), and how small: plain files of at most 8 MiB in all. Its pool of
+#: threads (rayon's) costs more than it spares there: a TREC track run of 50 topics of
+#: 1,000 documents (1.6 MB) took 69 ms of CPU with the pool of a 2-core machine and 47 ms
+#: without it (trec_eval: 52 ms), for the same wall time; one of 200 topics (6.6 MB),
+#: 71 ms either way.
+ONE_THREAD = ("eval",)
+ONE_THREAD_BYTES = 8 << 20
 
 
 def __getattr__(name: str) -> Any:
-    """What the command line gave (``given``, ``spelling``, ``named``: defined in
-    :mod:`irscale.cli.rules`; ``Given``, ``GIVEN``: in :mod:`irscale.cli.parser`), loaded
-    on first use."""
-    if name in ("Given", "GIVEN"):
-        from . import parser
-
-        return getattr(parser, name)
-    if name not in ("given", "spelling", "named"):
+    """What the command line gave (``given``, ``spelling``, ``named``, ``Given``,
+    ``GIVEN``: defined in :mod:`irscale.cli.given`), loaded on first use."""
+    if name not in ("given", "spelling", "named", "Given", "GIVEN"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import rules
+    from . import given
 
-    return getattr(rules, name)
+    return getattr(given, name)
 
 
 def build_parser(command: str | None = None, *,
@@ -240,8 +243,7 @@ class _Sigint:
         self.done = False
 
     def __call__(self, signum, frame) -> None:
-        import signal
-
+        signal = _signals()
         self.received += 1
         if self.signum is None:
             self.signum = signum
@@ -252,8 +254,7 @@ class _Sigint:
 def _interrupted(error: BaseException | None, sigint: _Sigint) -> int:
     """Report a command stopped by ^C (130) or a stop signal (128 + its number): ``error``,
     the exception raised, or ``None`` for an error a library made of it."""
-    import signal
-
+    signal = _signals()
     signum = error.signum if isinstance(error, Terminated) else sigint.signum
     if signum is None or signum == signal.SIGINT:
         return _fail("interrupted", EXIT_INTERRUPTED)
@@ -272,12 +273,23 @@ def _quiet_interrupts(previous):
     return hook
 
 
+def _signals() -> Any:
+    """The interpreter's signal functions and numbers: :mod:`signal`'s own module,
+    ``_signal`` (the same functions, numbers as plain integers), where there is one:
+    :mod:`signal` makes enumerations of every signal and handler on import (:mod:`enum`,
+    some 3 million instructions of every command line) that the command line never shows."""
+    try:
+        import _signal  # type: ignore[import-not-found]  # (no stub: signal's own)
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import signal as _signal
+    return _signal
+
+
 def _catch_signals(handler: _Sigint) -> dict:
     """Install ``handler`` for SIGINT and :data:`STOP_SIGNALS` where Python's default is
     in place (a caller's handler or an ignored signal, ``nohup``, is left alone); the
     handlers to restore, by signal."""
-    import signal
-
+    signal = _signals()
     previous: dict = {}
     for name in ("SIGINT", *STOP_SIGNALS):
         number = getattr(signal, name, None)
@@ -285,7 +297,7 @@ def _catch_signals(handler: _Sigint) -> dict:
             continue
         default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
         try:
-            if signal.getsignal(number) is default:
+            if signal.getsignal(number) == default:
                 previous[number] = signal.signal(number, handler)
         except ValueError:  # not the main thread
             break
@@ -297,8 +309,7 @@ def _restore_signals(handlers: dict, *, done: bool) -> None:
     :func:`main`): ^C and the stop signals are ignored from now on, while the interpreter
     exits (a signal there could only kill a process whose outputs are complete, with no
     message and status -N instead of its own)."""
-    import signal
-
+    signal = _signals()
     for number, handler in handlers.items():
         signal.signal(number, signal.SIG_IGN if done else handler)
 
@@ -306,24 +317,13 @@ def _restore_signals(handlers: dict, *, done: bool) -> None:
 def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:
     """Parse ``argv`` and run its command; ``tune_memory``: this process is the command
     line's own (:mod:`irscale.cli.allocator`, when ``IRSCALE_TUNE_MEMORY=1``)."""
-    args = None
+    parsed: list[Any] = [None]  # the arguments once parsed (an error's message names them)
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         request, replied = _cache_request(argv)
         if replied:
             return 0
-        command = next((arg for arg in argv if not arg.startswith("-")), None)
-        if command in NO_BLAS and "numpy" not in sys.modules:
-            # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
-            # caller that imported numpy, or a value the user set, keeps its setup
-            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        with _StartUp(tune_memory):
-            parser = build_parser(argv=argv)
-            args = parser.parse_args(argv)
-            _check(args, parser, tune_memory=tune_memory)
-            if command in UNCOLLECTED_RUNS:  # its run, too, without the collector
-                return _run(args, request)
-        return _run(args, request)
+        return _start_and_run(argv, request, parsed, tune_memory=tune_memory)
     except KeyboardInterrupt as error:
         return _interrupted(error, sigint)
     except BrokenPipeError:
@@ -332,7 +332,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _interrupted(None, sigint)
-        reported = _error_status(_named(error, args))
+        reported = _error_status(_named(error, parsed[0]))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
         return _internal_error(error) if reported is None else reported
@@ -340,6 +340,39 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         if type(error).__name__ != "PanicException" or os.environ.get("IRSCALE_DEBUG"):
             raise
         return _interrupted(None, sigint) if sigint.received else _internal_error(error)
+
+
+def _start_and_run(argv: list[str], request: Any, parsed: list[Any], *,
+                   tune_memory: bool) -> int:
+    """The start-up of the command line ``argv`` (its parser, the parse and the checks,
+    ``parsed[0]`` the arguments), then its run: both without the cyclic collector for
+    :data:`UNCOLLECTED_RUNS` (:class:`_StartUp`)."""
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    if command in NO_BLAS and "numpy" not in sys.modules:
+        # OpenBLAS's pool of spinning threads costs ~0.04 s of CPU for no matrix; a
+        # caller that imported numpy, or a value the user set, keeps its setup
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    with _StartUp(tune_memory):
+        args = _parse(argv, parsed)
+        _tune(tune_memory)
+        if tune_memory and command in ONE_THREAD:
+            _one_thread(args)
+        if command in UNCOLLECTED_RUNS:  # its run, too, without the collector
+            return _run(args, request)
+    return _run(args, request)
+
+
+def _parse(argv: list[str], parsed: list[Any]) -> Any:
+    """The arguments of ``argv`` (kept in ``parsed[0]`` before they are checked), parsed and
+    checked: from the manifest's data for a command line of trec_eval's options
+    (:func:`_trec_eval_path`), else by the parser built from the declarations
+    (:func:`build_parser`, :func:`_check`)."""
+    args = parsed[0] = _trec_eval_path(argv)
+    if args is None:
+        parser = build_parser(argv=argv)
+        args = parsed[0] = parser.parse_args(argv)
+        _check(args, parser)
+    return args
 
 
 class _StartUp:
@@ -385,11 +418,21 @@ def _cache_request(argv: list[str]) -> tuple[Any, bool]:
     return request, False
 
 
-def _check(args: argparse.Namespace, parser: argparse.ArgumentParser, *,
-           tune_memory: bool) -> None:
+def _trec_eval_path(argv: list[str]) -> Any:
+    """The namespace of an ``eval`` command line of trec_eval's options alone, parsed and
+    checked from the manifest's data (:func:`irscale.cli.eval_path.parse`: neither
+    :mod:`argparse` nor the declarations of the options loaded), or None: the parser
+    built from the declarations then parses and checks it."""
+    if not argv or argv[0] != "eval" or _help_only(argv) is not None:
+        return None
+    import importlib  # (as a command's module: cli.main imports no command's module)
+
+    return importlib.import_module(f"{__package__}.eval_path").parse(argv)
+
+
+def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Before any input is read: a command chosen, the outputs apart from the inputs,
-    every rule of the command, the optional packages it needs; then the allocator tuned
-    (``tune_memory``, :mod:`irscale.cli.allocator`)."""
+    every rule of the command, the optional packages it needs."""
     if getattr(args, "func", None) is None:
         parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
     from .outputs import check_outputs
@@ -401,10 +444,41 @@ def _check(args: argparse.Namespace, parser: argparse.ArgumentParser, *,
     from .requirements import check_requirements
 
     check_requirements(args, parser)  # a missing optional package, before any input
+
+
+def _tune(tune_memory: bool) -> None:
+    """The allocator tuned once the command line is checked, where ``tune_memory`` (the
+    process is the command line's) and ``IRSCALE_TUNE_MEMORY=1``
+    (:mod:`irscale.cli.allocator`)."""
     if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
         from . import allocator
 
         allocator.tune_memory()
+
+
+def _one_thread(args: Any) -> None:
+    """The engine's work with one thread (``RAYON_NUM_THREADS=1``, read when its pool is
+    first wanted) where QRELS and RUN... are plain files of at most
+    :data:`ONE_THREAD_BYTES` in all; a value the user set stays, and so does the pool
+    where an input is anything else (standard input, a folder, a pattern, a compressed or
+    Parquet file, a dataset: their size is not what the engine reads)."""
+    if "RAYON_NUM_THREADS" in os.environ:
+        return
+    import stat
+
+    total = 0
+    for path in (getattr(args, "qrels", None), *(getattr(args, "runs", None) or ())):
+        if not isinstance(path, str) or path.endswith((".gz", ".parquet", ".pq")):
+            return
+        try:
+            status = os.stat(path)
+        except (OSError, ValueError):
+            return
+        if not stat.S_ISREG(status.st_mode):
+            return
+        total += status.st_size
+    if total <= ONE_THREAD_BYTES:
+        os.environ["RAYON_NUM_THREADS"] = "1"
 
 
 def _run(args: argparse.Namespace, request: Any) -> int:

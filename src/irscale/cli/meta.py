@@ -29,7 +29,6 @@ from ..stats.params import (
     QPP_SAMPLES,
 )
 from .inputs import diversity_inputs, load_matrix, qrels_and_runs
-from .main import SUBCOMMANDS
 from .meta_common import (
     SIZES,
     analysis,
@@ -399,7 +398,6 @@ def add_parser(subparsers) -> None:
     """Register ``irscale meta`` and its analyses."""
     sub = add_actions(
         subparsers, "meta", what="an analysis", metavar="ANALYSIS",
-        help=SUBCOMMANDS["meta"],
         description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).")
     for name, declared in ANALYSES.items():

@@ -19,6 +19,8 @@ from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, 
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
+from .given import wants_progress as wants_progress
+from .main import SUBCOMMANDS
 from .outputs import declare_paths
 from .parser import GIVEN, Choices, StoreOnce, UsageError
 from .rules import (
@@ -277,11 +279,6 @@ def add_progress(parser: argparse.ArgumentParser) -> None:
     add_param(parser, NO_PROGRESS)
 
 
-def wants_progress(args: argparse.Namespace) -> bool:
-    """Whether to show the estimate and progress of long work (no ``--no-progress``)."""
-    return not getattr(args, "no_progress", False)
-
-
 def command_line(args: argparse.Namespace) -> str:
     """The call's command line as given, quoted for a shell (a reproducibility block)."""
     import shlex
@@ -387,11 +384,12 @@ def described(help: str, docs: str) -> str:
     return f"{help[0].upper()}{help[1:]}. See {docs}."
 
 
-def add_actions(subparsers: Any, name: str, *, help: str, description: str,
-                what: str = "an action", metavar: str = "ACTION") -> Any:
+def add_actions(subparsers: Any, name: str, *, description: str, what: str = "an action",
+                metavar: str = "ACTION") -> Any:
     """The command ``name`` (``pool``, ``labels``) whose actions are registered on the
-    sub-parsers returned; without one, a :class:`UsageError` names them."""
-    parser = subparsers.add_parser(name, help=help, description=description)
+    sub-parsers returned; without one, a :class:`UsageError` names them. Its help is its
+    line in ``irscale --help`` (:data:`irscale.cli.main.SUBCOMMANDS`)."""
+    parser = subparsers.add_parser(name, help=SUBCOMMANDS[name], description=description)
     actions = parser.add_subparsers(dest=f"{name}_command", metavar=metavar)
 
     def no_action(args: argparse.Namespace) -> int:

@@ -24,7 +24,6 @@ options to a library function that writes it.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import itertools
 import os
@@ -37,6 +36,7 @@ from ..errors import ParameterError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
     from collections.abc import Callable
     from typing import IO, Any, Literal
 
@@ -71,6 +71,8 @@ def file_role(action: argparse.Action) -> PathDomain | None:
 def command_parsers(parser: argparse.ArgumentParser,
                     args: argparse.Namespace) -> list[argparse.ArgumentParser]:
     """``parser``, then the sub-parser of each (sub)command ``args`` names."""
+    import argparse
+
     chain = [parser]
     while True:
         sub = next((action for action in chain[-1]._actions

@@ -21,22 +21,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, NoReturn
 
 #: The namespace entry where the parser notes the options it stores (removed after; not an
-#: identifier, so no ``dest`` clashes with it), and the one of its :class:`Given` record.
+#: identifier, so no ``dest`` clashes with it).
 _SEEN = "irscale: options given"
-GIVEN = "_given"
 
 
-class Given:
-    """What :class:`Parser` records besides the values: the ``dest``
-    of every option given (even with its default value), the option of each Python
-    parameter (``{"rng": "--seed"}``, for :func:`irscale.cli.rules.named`), each ``dest``'s spelling
-    (``{"samples": "-B/--samples"}``) and the arguments as given."""
+def __getattr__(name: str) -> Any:
+    """The record of what was given (``Given``, ``GIVEN``: :mod:`irscale.cli.given`),
+    loaded where a command line is parsed (``irscale --help`` needs none)."""
+    if name not in ("Given", "GIVEN"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import given
 
-    def __init__(self) -> None:
-        self.dests: set[str] = set()
-        self.flags: dict[str, str] = {}
-        self.spelt: dict[str, str] = {}
-        self.argv: list[str] = []
+    return getattr(given, name)
 
 
 #: A negative number or comma-separated numbers, the first negative: a value for
@@ -138,7 +134,7 @@ class Choices(argparse._SubParsersAction):
 class Parser(argparse.ArgumentParser):
     """A parser whose errors are one-line :class:`UsageError` s, that refuses an option of
     one value given twice, and takes ``-1e-3`` and ``-0.1,0`` as values (as argparse takes
-    ``-1``), not options; it records what was given (:class:`~irscale.cli.main.Given`)."""
+    ``-1``), not options; it records what was given (:class:`~irscale.cli.given.Given`)."""
 
     def __init__(self, *args, **kwargs) -> None:
         self._width = help_width()  # (argparse's __init__ adds -h/--help)
@@ -180,6 +176,8 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
+        from .given import GIVEN, Given  # (not loaded by a --help, which exits above)
+
         seen = vars(namespace).pop(_SEEN, {})
         record = vars(namespace).setdefault(GIVEN, Given())
         record.argv = list(sys.argv[1:] if args is None else args)  # the outermost's last

@@ -24,7 +24,6 @@ from ..meta.params import CONTRIBUTOR_PATTERN, CONTRIBUTORS
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, TABLE_FORMATS
 from .common_params import MEASURES, PLOT, QRELS, QRELS_OPTION, RUNS
 from .inputs import check_measure_names
-from .main import SUBCOMMANDS
 from .meta_common import CONTRIBUTOR_PATTERN_RULE, given_contributors
 from .options import (
     DIGITS_RULE,
@@ -79,7 +78,7 @@ TABLE = (lambda p: add_format(p, TABLE_FORMATS), TABLE_DIGITS, add_output)
 def add_parser(subparsers) -> None:
     """Register ``irscale pool`` and its actions, with the rules of their options."""
     sub = add_actions(
-        subparsers, "pool", help=SUBCOMMANDS["pool"],
+        subparsers, "pool",
         description="Pooling strategies for building test collections (Cormack, Palmer & "
         "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
     add_command(

@@ -15,38 +15,15 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from ..core.params import Needs, Param, Switch
 from ..core.records import field, record
 from ..errors import ParameterError
-from .parser import GIVEN
+from .given import given as given
+from .given import named as named
+from .given import spelling as spelling
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.binding import Binding, Choice, Either, Excludes, Narrows
     from ..core.binding import Required as Needed
     from ..core.binding import Rule as BoundRule
-
-
-def given(args: argparse.Namespace, dest: str) -> bool:
-    """Whether the option stored in ``dest`` was given (a positional: with a value)."""
-    record = getattr(args, GIVEN, None)
-    return record is not None and dest in record.dests
-
-
-def spelling(args: argparse.Namespace, dest: str) -> str:
-    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
-    record = getattr(args, GIVEN, None)
-    return record.spelt.get(dest, dest) if record is not None else dest
-
-
-def named(error: Exception, args: argparse.Namespace | None) -> Exception:
-    """``error`` naming the option of its parameter: a function's
-    :class:`~irscale.errors.ParameterError` about ``alpha`` whose message begins with it
-    begins with ``--alpha (alpha)`` instead. Other errors are returned as they are."""
-    param = getattr(error, "param", None)
-    record = getattr(args, GIVEN, None)
-    text = str(error)
-    if param is None or record is None or param not in record.flags or \
-            not text.startswith(param):
-        return error
-    return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
 
 
 #: The namespace entry of the rules and dependent defaults of a command (:func:`add_rules`).

@@ -5,27 +5,18 @@ without importing :mod:`irscale.cli.eval_many`."""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable, Sequence
-
-from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
-from ..core.params import THREADS
 from ..errors import ParameterError
 from ..evaluation.options import TREC_EVAL_DEFAULTS
-from ..evaluation.params import BATCH, CACHE, PER_TOPIC_OUT
-from .common_params import ALLOW_EMPTY, LABEL_FILES, NAMES
-from .main import given
-from .options import add_param, add_scheduler
-from .rules import Rule
+from .given import given
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from ..io.naming import NameSpec
-
-#: The choices of trec_eval's options that argparse checks (its message and metavar).
-_CHOICES: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
+    from .rules import Rule
 
 
 def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
@@ -33,6 +24,8 @@ def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
     """``--names`` (``doc`` where the default differs); its keywords read from the manifest
     (:data:`irscale.io.naming.NAME_MODES`, without loading that module)."""
     from .._manifest import PARSER_DATA
+    from .common_params import NAMES
+    from .options import add_param
 
     add_param(parser, NAMES, doc=doc, many=True, unique=False,
               keywords=PARSER_DATA["name_modes"],
@@ -41,6 +34,9 @@ def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """``--names`` and ``--allow-empty``."""
+    from .common_params import ALLOW_EMPTY
+    from .options import add_param
+
     add_names(parser)
     add_param(parser, ALLOW_EMPTY)
 
@@ -98,6 +94,8 @@ def read_inputs(qrels: str, runs: Sequence[object], *, keep_rank: bool = False
 
 def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
     """``--names`` / ``--allow-empty`` refused with ``where`` (where ``holds`` is false)."""
+    from .rules import Rule
+
     def named(args: argparse.Namespace) -> str:
         """The options given, joined by "and"."""
         return " and ".join(option for option, dest in (("--names", "names"),
@@ -113,14 +111,23 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     """trec_eval's options (:data:`~irscale.core.options.TREC_EVAL_PARAMS`) but those named
     in ``leave_out`` (a command that fixes them); ``trec_eval``: ``-l`` also spelt
     ``--level-for-rel``."""
+    from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
+    from .options import add_param
+
+    # the choices of trec_eval's options that argparse checks (its message and metavar)
+    choices_of: dict[str, Any] = {"compat": (9, 10), "tie_policy": TIE_POLICIES}
     for param in (p for p in TREC_EVAL_PARAMS if p.name not in leave_out):
         aliases = ("--level-for-rel",) if trec_eval and param.name == "relevance_level" else ()
-        choices = {"choices": _CHOICES[param.name]} if param.name in _CHOICES else {}
+        choices = {"choices": choices_of[param.name]} if param.name in choices_of else {}
         add_param(parser, param, aliases=aliases, **choices)
 
 
 def label_files(specs: list[str]) -> dict[str, str]:
     """``["under=task2.qunder"]`` → ``{"under": "task2.qunder"}``."""
+    if not specs:
+        return {}
+    from .common_params import LABEL_FILES
+
     labels: dict[str, str] = {}
     for spec in specs:
         name, paths = LABEL_FILES.domain.split(spec)
@@ -135,6 +142,10 @@ def label_files(specs: list[str]) -> dict[str, str]:
 def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
     (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
+    from ..core.params import THREADS
+    from ..evaluation.params import BATCH, PER_TOPIC_OUT
+    from .options import add_param, add_scheduler
+
     add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
@@ -143,6 +154,9 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
 
 def add_cache_option(parser: argparse.ArgumentParser) -> None:
     """``--cache DIR``: the results cache of ``eval`` and ``eval-many``."""
+    from ..evaluation.params import CACHE
+    from .options import add_param
+
     add_param(parser, CACHE)
 
 

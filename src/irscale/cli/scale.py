@@ -42,7 +42,7 @@ from ..scales.params import (
 from .common_params import FORCE, NO_SUMMARY, OUTPUT, PER_QUERY, QRELS, RUNS
 from .inputs import add_measures, check_measure_names, qrels_and_runs
 from .intervals import add_interval_options, intervals_text
-from .main import SUBCOMMANDS, given
+from .main import given
 from .options import (
     add_actions,
     add_command,
@@ -97,7 +97,6 @@ def add_parser(subparsers) -> None:
     """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
     commands = add_actions(
         subparsers, "scale", what="a command", metavar="COMMAND",
-        help=SUBCOMMANDS["scale"],
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
         "Fuhr 2021); see docs/scales.md.")
     add_command(

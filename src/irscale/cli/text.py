@@ -35,7 +35,6 @@ from ..text.params import (
 )
 from .common_params import MEASURES, QRELS, RUNS
 from .eval import add_evaluation_output, add_values_options, write_evaluation
-from .main import SUBCOMMANDS
 from .options import Argument, add_actions, add_command, add_param
 from .outputs import Done
 from .rules import Rule, each
@@ -74,7 +73,6 @@ def add_parser(subparsers) -> None:
     """Register ``irscale text`` (rouge, bleu, nuggets, pyramid, citations)."""
     commands = add_actions(
         subparsers, "text", what="what to evaluate", metavar="MEASURES",
-        help=SUBCOMMANDS["text"],
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
     add_command(

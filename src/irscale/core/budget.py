@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 
 from ..errors import ParameterError
 
@@ -58,6 +57,8 @@ def parse_size(text: str | int | float, option: str = MAX_MEMORY) -> int:
         if not (math.isfinite(value) and value >= 1):
             raise ParameterError(f"{option} must be a positive size, got {text!r}")
         return int(value)
+    import re
+
     match = re.match(_SIZE, str(text), re.IGNORECASE)
     if not match:
         raise ParameterError(f"{option} takes a size such as 2G, 500M or 1.5GiB (powers of "

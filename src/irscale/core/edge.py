@@ -50,9 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import enum
 import functools
-import re
 import sys
 import types
 from collections.abc import Callable, Iterator, MutableMapping
@@ -190,6 +188,8 @@ def guarded(value: Any) -> Any:
     else (an exception class, an enumeration, a constant) as it is."""
     if isinstance(value, types.FunctionType):
         return public(value)
+    import enum
+
     if isinstance(value, type) and not issubclass(value, (BaseException, enum.Enum)) and \
             not vars(value).get("__irscale_edge__", False):
         inherited = getattr(value, "__init__", None)  # a base's of irscale (Report's)
@@ -289,6 +289,8 @@ def _names_parameter(function: Callable[..., Any], args: tuple[Any, ...],
     names = {*found.positional, *found.keyword_only, *found.extra}
     if getattr(error, "param", None) in names:
         return True
+    import re
+
     message = str(error)
     return any(message.startswith(f"{name} ") or
                re.search(rf"(?:^|[\s(]){re.escape(name)}(?=:\s|:$|=|\s+must|\)|\[)", message)

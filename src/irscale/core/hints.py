@@ -427,12 +427,18 @@ def _parsed(text: str) -> ast.expr:
     return ast.parse(text, mode="eval").body
 
 
-def _any(results: list[bool | None]) -> bool | None:
-    if any(result is True for result in results):
-        return True
+def _decided(results: list[bool | None], decisive: bool) -> bool | None:
+    """Three-valued ``or`` (``decisive`` True) or ``and`` (False) of ``results``: one
+    ``decisive`` result decides; else one unknown (None) leaves it unknown."""
+    if any(result is decisive for result in results):
+        return decisive
     if any(result is None for result in results):
         return _UNKNOWN
-    return False
+    return not decisive
+
+
+def _any(results: list[bool | None]) -> bool | None:
+    return _decided(results, True)
 
 
 def _fits_node(value: Any, node: ast.expr, namespace: dict[str, Any]) -> bool | None:
@@ -708,8 +714,4 @@ def _number(item: Any) -> Any:
 
 
 def _all(results: list[bool | None]) -> bool | None:
-    if any(result is False for result in results):
-        return False
-    if any(result is None for result in results):
-        return _UNKNOWN
-    return True
+    return _decided(results, False)

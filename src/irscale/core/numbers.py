@@ -51,8 +51,8 @@ them): the command line sets the filter before it imports anything numerical.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
-import re
 import sys
 import warnings
 from collections.abc import Iterator, Mapping
@@ -61,6 +61,7 @@ from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    import re
     from typing import Any, NoReturn, TypeVar
 
     import pandas as pd
@@ -251,11 +252,17 @@ FIELD_EDGE = r"\s,;|&:\[\]{}()<>"
 #: The word of a token, its end at a field's edge; its start (and sign) is checked on
 #: each match: a pattern that starts with its letters is searched for them in C, where a
 #: leading look-behind would be tried at every character.
-_TOKEN = re.compile(rf"(?:nan|inf(?:inity)?)(?![^{FIELD_EDGE}])")
-_TOKEN_BYTES = re.compile(_TOKEN.pattern.encode())
-_TOKEN_ANY_CASE = re.compile(_TOKEN.pattern, re.IGNORECASE)
+_TOKEN = rf"(?:nan|inf(?:inity)?)(?![^{FIELD_EDGE}])"
 _EDGES = frozenset(" \t\n\r\f\v,;|&:[]{}()<>")
-_WORD = re.compile(NON_FINITE, re.IGNORECASE)
+
+
+@functools.cache
+def _compiled(pattern: str | bytes, ignore_case: bool = False) -> re.Pattern[Any]:
+    """``pattern`` compiled, once, where a text is first looked at (:mod:`re` is not loaded
+    by a command that writes no text to scan: ``irscale eval``'s start-up)."""
+    import re
+
+    return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
 
 #: The spellings declared by the running command lines' calls (:func:`text_scope`), one
 #: set per call (nested calls and the call's threads share the innermost), and the
@@ -298,10 +305,11 @@ def _declared_identifier(word: str) -> bool:
     if not _SCOPES:
         return False
     words, sources = _SCOPES[-1]
+    word_of = _compiled(NON_FINITE, True).fullmatch
     while sources:
         source = sources.pop()
         values = source() if callable(source) else source
-        words.update(value for value in set(map(str, values)) if _WORD.fullmatch(value))
+        words.update(value for value in set(map(str, values)) if word_of(value))
     return word in words
 
 
@@ -337,12 +345,13 @@ def _tokens(chunk: str | bytes) -> Iterator[re.Match[Any]] | None:
         lowered_bytes = chunk.lower()
         if b"nan" not in lowered_bytes and b"inf" not in lowered_bytes:
             return None
-        return _TOKEN_BYTES.finditer(lowered_bytes)  # ASCII lower case: the same offsets
+        # ASCII lower case: the same offsets
+        return _compiled(_TOKEN.encode()).finditer(lowered_bytes)
     lowered = chunk.lower()
     if "nan" not in lowered and "inf" not in lowered:
         return None
-    return (_TOKEN.finditer(lowered) if len(lowered) == len(chunk)
-            else _TOKEN_ANY_CASE.finditer(chunk))  # lower() changed a length
+    return (_compiled(_TOKEN).finditer(lowered) if len(lowered) == len(chunk)
+            else _compiled(_TOKEN, True).finditer(chunk))  # lower() changed a length
 
 
 def _char_before(chunk: str | bytes, start: int) -> str:
@@ -462,21 +471,35 @@ def standard_deviation(values: Any, ddof: int = 1) -> float:
 
 
 # --------------------------------------------------------------------------- floating point
-#: numpy's floating-point warnings (what ``np.errstate``'s "warn" issues); underflow is
-#: numpy's default "ignore" and rounds to 0 as it should. A pattern's text: the warnings
-#: filter compiles it, and :mod:`re` when a message is matched.
-FLOATING_POINT = r"(divide by zero|overflow|invalid value) encountered"
+class _FloatingPointMessage:
+    """The messages of numpy's floating-point warnings (what ``np.errstate``'s "warn"
+    issues: ``overflow encountered in multiply``; underflow is numpy's default "ignore" and
+    rounds to 0 as it should), matched as a warnings filter matches a message (its
+    ``match``: at the start, in any case), without a compiled pattern, which would load
+    :mod:`re` at the start of every command (``warnings.filterwarnings`` compiles its
+    message)."""
+
+    STARTS = ("divide by zero encountered", "overflow encountered",
+              "invalid value encountered")
+
+    def match(self, text: str) -> bool:
+        return text.lower().startswith(self.STARTS)
+
+
+#: numpy's floating-point warnings (:class:`_FloatingPointMessage`).
+FLOATING_POINT = _FloatingPointMessage()
 
 
 @contextlib.contextmanager
 def floating_point_errors() -> Iterator[None]:
     """numpy's floating-point warnings raised as errors (``RuntimeWarning``, where they
-    arise) in the calls inside: a warnings filter, so every thread of the process is
-    covered and numpy need not be imported yet (the command line's run, which owns its
-    process)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("error", message=FLOATING_POINT,
-                                category=RuntimeWarning)
+    arise) in the calls inside: a warnings filter (``warnings.filterwarnings("error",
+    category=RuntimeWarning)`` of the messages of :data:`FLOATING_POINT`), so every thread
+    of the process is covered and numpy need not be imported yet (the command line's run,
+    which owns its process)."""
+    with warnings.catch_warnings():  # (entering it marks the filters changed)
+        warnings.filters.insert(0, ("error", FLOATING_POINT,  # type: ignore[attr-defined]
+                                    RuntimeWarning, None, 0))
         yield
 
 
@@ -502,7 +525,7 @@ def floating_point_cause(error: BaseException) -> str | None:
     ``error`` raised by :func:`floating_point_errors` or :func:`raising`; None for any
     other error."""
     if isinstance(error, FloatingPointError) or (
-            isinstance(error, RuntimeWarning) and re.search(FLOATING_POINT, str(error))):
+            isinstance(error, RuntimeWarning) and FLOATING_POINT.match(str(error))):
         return str(error)
     return None
 

@@ -37,8 +37,12 @@ from __future__ import annotations
 
 import math
 import numbers
+<<<<<<< HEAD
 import re
 from collections.abc import Callable, Mapping
+=======
+from collections.abc import Mapping
+>>>>>>> main
 
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
@@ -225,6 +229,8 @@ class Pattern:
         if not isinstance(value, str):
             raise about(ParameterError(f"{name} must be a regular expression, got "
                                        f"{shown(value)}", param=name), value)
+        import re
+
         try:
             re.compile(value)
         except re.error as error:

@@ -38,7 +38,7 @@ from ..core.judged import JudgedRankings
 from ..io.naming import NameSpec, run_id
 from ..io.native_files import RunNote
 from ..io.native_inputs import NativeInputs, judge_native, native_inputs
-from ..io.sources import as_qrels, as_runs
+from ..io.sources import as_qrels, as_runs, named_run_files
 from ..io.table import Averaging
 from ..measures.base import label_sets_named, scores_needed
 from ..measures.compute import compute_shared
@@ -97,8 +97,10 @@ def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any]
     qrels, runs = held
     held.clear()
     ties = setup.options.ties
-    if names is not None:  # the runs read here, then named: the engine judges them after
-        runs = as_runs(runs, keep_rank=ties == "rank-column", names=names)
+    if names is not None:  # run files named once read (by the engine where it judges
+        # them), other runs read here and named
+        runs = named_run_files(runs, names) or \
+            as_runs(runs, keep_rank=ties == "rank-column", names=names)
     inputs = native_inputs(qrels, runs, labels=labels, ties=ties,
                            scores=scores_needed(setup.requests))
     if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine

@@ -138,12 +138,22 @@ def runid_lines(text: bytes, names: list[str], runids: list[str]) -> bytes:
     NAME``) print each run's run id before its name, as trec_eval's ``runid`` measure
     prints it (:func:`irscale.io.naming.run_id`)."""
     label = b"runid                 \tall\t"
-    for name, runid in zip(names, runids, strict=True):
-        if name != runid:
-            suffix = f"\t{name}\n".encode()
-            text = text.replace(label + name.encode() + suffix,
-                                label + runid.encode() + suffix, 1)
-    return text
+    # each run's first such line rewritten, in one pass over the text (a replace per run
+    # copied the whole text once a run: 0.24 s of -q's 5 MB for 100 runs); a name holds no
+    # tab or line end, so a line is "NAME\tNAME\n" after the label, as a replace finds it
+    wanted = {f"{name}\t{name}\n".encode(): f"{runid}\t{name}\n".encode()
+              for name, runid in zip(names, runids, strict=True) if name != runid}
+    pieces: list[bytes] = []
+    start, at = 0, text.find(label)
+    while wanted and at >= 0:
+        head = at + len(label)
+        end = text.find(b"\n", head) + 1 or len(text)
+        new = wanted.pop(text[head:end], None)
+        if new is not None:
+            pieces += [text[start:head], new]
+            start = end
+        at = text.find(label, head)
+    return b"".join([*pieces, text[start:]]) if pieces else text
 
 
 __all__ = ["trec_eval_text"]

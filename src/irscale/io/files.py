@@ -43,7 +43,6 @@ import contextlib
 import errno as errno_codes
 import io
 import os
-import re
 import stat
 import sys
 import time
@@ -80,10 +79,10 @@ def is_stdio(path: Any) -> bool:
     return isinstance(path, str) and path == STDIO
 
 
-#: The names of a descriptor of this process as an output: ``/dev/stdout`` (1),
-#: ``/dev/stderr`` (2), ``/dev/fd/N`` and ``/proc/self/fd/N`` (N); a pattern compiled by
-#: :mod:`re` when first used.
-_STREAM = r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/self/fd/(\d+)"
+#: The names of a descriptor of this process as an output: ``/dev/stdout`` (1) and
+#: ``/dev/stderr`` (2), then the prefixes of ``/dev/fd/N`` and ``/proc/self/fd/N`` (N).
+_STREAMS = {"/dev/stdout": 1, "/dev/stderr": 2}
+_STREAM_PREFIXES = ("/dev/fd/", "/proc/self/fd/")
 
 
 def output_stream(path: Any) -> int | None:
@@ -95,11 +94,10 @@ def output_stream(path: Any) -> int | None:
     if is_stdio(path):
         return 1
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
-    found = re.fullmatch(_STREAM, text) if isinstance(text, str) else None
-    if found is None:
+    if not isinstance(text, str):
         return None
-    stdout, stderr, fd, proc = found.groups()
-    return 1 if stdout else 2 if stderr else int(fd or proc)
+    number = next((text[len(p):] for p in _STREAM_PREFIXES if text.startswith(p)), "")
+    return int(number) if number.isdecimal() else _STREAMS.get(text)
 
 
 def display_name(path: PathLike) -> str:
@@ -627,6 +625,8 @@ def _lock(handle: int, *, wait: bool) -> bool:
 
 def _sweep_orphans(target: Path) -> None:
     """Remove the orphan staging files and folders of ``target`` (:func:`make_staging`)."""
+    import re
+
     pattern = re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]{{8}}\.part")
     try:
         names = [name for name in os.listdir(target.parent) if pattern.fullmatch(name)]

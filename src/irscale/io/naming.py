@@ -37,7 +37,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ..core.records import replace
+from ..core.records import record, replace
 from ..core.run_names import (  # noqa: F401 - the resolver, re-exported (module documentation)
     RunKey,
     by_run,
@@ -76,6 +76,40 @@ NAME_MODES = ("file", "runid")
 
 #: ``"file"``, ``"runid"`` or one name per run.
 NameSpec: TypeAlias = "str | Sequence[str]"
+
+@record
+class NamedFiles:
+    """Run files and the ``--names`` rule that names them (``"file"``, ``"runid"`` or one
+    name per file), not read yet: where every input is a TREC file the engine reads and
+    judges them with the others (:func:`irscale.io.native_inputs.native_inputs`), the
+    names chosen from what it says of each file; elsewhere the Python readers read them
+    (:func:`irscale.io.sources.read_runs`). One rule, :func:`name_runs`' and the same
+    warnings and errors, names them either way."""
+
+    files: tuple[str, ...]
+    names: str | tuple[str, ...]
+
+
+def named_files(files: Sequence[str], names: NameSpec) -> NamedFiles:
+    """``files`` to be named by ``names`` (a rule, or one name per file) once read."""
+    return NamedFiles(tuple(files), names if isinstance(names, str) else tuple(names))
+
+
+def files_names(names: NameSpec, runids: Sequence[str], files: Sequence[str | None], *,
+                stacklevel: int = 2) -> list[str]:
+    """The names ``names`` gives runs read from ``files`` (``None``: a run without a file)
+    whose last lines' run ids are ``runids``, as :func:`name_runs` names the runs read from
+    them: by file (:func:`file_names`), by run id (:func:`runid_names`) or as given
+    (:func:`given_names`)."""
+    if isinstance(names, str):
+        if names not in NAME_MODES:
+            raise ParameterError(f"names must be {' or '.join(NAME_MODES)} or one name per "
+                                 f"run, got {names!r}")
+        if names == "runid":
+            return runid_names(runids, files, stacklevel=stacklevel + 1)
+        return file_names(files, runids, stacklevel=stacklevel + 1)
+    return given_names(names, len(runids))
+
 
 def parse_names(text: str) -> str | list[str]:
     """The value of a ``--names`` option: ``file``, ``runid`` or a comma-separated list of

@@ -24,8 +24,9 @@ Everything else keeps the Python path, and the answer says why (:data:`PYTHON_IN
 read them), namedtuples, ``irds:`` datasets, open files, Parquet runs, nested lists, and a
 file that cannot be read (or a folder or pattern that names none): the Python readers raise
 its error in reading order. Diversity qrels and
-measures are chosen before (:func:`irscale.evaluation.evaluate`), and ``--names`` (runs read
-by the command line itself) gives ``Run`` objects.
+measures are chosen before (:func:`irscale.evaluation.evaluate`). Run files named by a rule
+of ``--names`` (:class:`~irscale.io.naming.NamedFiles`) are run files like the others,
+named by the rule from what the engine says of each (:meth:`NativeInputs.run_names`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .formats import is_ranx_json
 from .irds import is_irds
-from .naming import file_names
+from .naming import NamedFiles, file_names, files_names
 from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
 
@@ -88,6 +89,9 @@ class NativeInputs:
     names: tuple[str, ...] | None = None
     folders: tuple[tuple[int, int], ...] = ()
     listed: bool = False
+    #: The ``--names`` rule of run files given with it (:class:`~irscale.io.naming.
+    #: NamedFiles`): ``"file"``, ``"runid"`` or one name per run; ``None``: by file.
+    rule: str | tuple[str, ...] | None = None
 
     @property
     def sources(self) -> list[str]:
@@ -119,10 +123,13 @@ class NativeInputs:
             return []  # a file refused before it was read
         if self.names is not None:
             return list(self.names)
-        # one rule over every run, whatever folder it came from (io.naming): by file
+        # one rule over every run, whatever folder it came from (io.naming): by file,
+        # unless --names chose another
         files = [source if kind == "path" else None
                  for (kind, _), source in zip(self.runs, sources, strict=True)]
-        return file_names(files, chosen, stacklevel=5)
+        if self.rule is None:
+            return file_names(files, chosen, stacklevel=5)
+        return files_names(self.rule, chosen, files, stacklevel=5)
 
     def runids(self, notes: list[RunNote]) -> list[str]:
         """The runs' run ids (the last line's: trec_eval's ``runid``), from what the engine
@@ -160,13 +167,18 @@ def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = N
     if isinstance(found, str):
         return found
     sources, names, folders, listed = found
-    return NativeInputs(qrels_source, tuple(sources), names, tuple(folders), listed)
+    rule = runs.names if isinstance(runs, NamedFiles) else None
+    return NativeInputs(qrels_source, tuple(sources), names, tuple(folders), listed, rule)
 
 
 def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
                               list[tuple[int, int]], bool] | str:
     """The run files of ``runs``, their given names, the ranges found in one folder or
-    pattern and whether they were listed; or why the Python path reads them."""
+    pattern and whether they were listed; or why the Python path reads them. Run files
+    named by a ``--names`` rule (:class:`~irscale.io.naming.NamedFiles`) are a list of
+    files."""
+    if isinstance(runs, NamedFiles):
+        runs = list(runs.files)
     names: tuple[str, ...] | None = None
     listed = isinstance(runs, (list, tuple)) and not hasattr(runs, "_fields")
     if isinstance(runs, Mapping):  # {name: run file}; a dict of dicts is one run

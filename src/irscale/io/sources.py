@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Qrels, Run
     from ..core.progress import ProgressArg
-    from .naming import NameSpec
+    from .naming import NamedFiles, NameSpec
 
 #: What a qrels spec may be, for error messages.
 QRELS_KINDS = ("a file path, '-' (standard input), 'irds:DATASET_ID', bytes, an open file, "
@@ -308,9 +308,13 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     named by :func:`~irscale.io.naming.name_runs` (not when they are an item of a list,
     whose runs are named together)."""
     from ..core.inputs import Run
+    from .naming import NamedFiles
 
     if isinstance(obj, Run):
         return [obj if name is None or obj.name == name else replace(obj, name=name)]
+    if isinstance(obj, NamedFiles):  # run files and their --names rule
+        return read_runs(list(obj.files), names=obj.names, duplicates=duplicates,
+                         keep_rank=keep_rank)
     if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
         return [_dataset_run(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     if is_data(obj):
@@ -404,6 +408,22 @@ def as_runs(obj: Any, *, keep_rank: bool = False, names: NameSpec | None = None
     from .naming import name_runs
 
     return name_runs(_runs(obj, keep_rank=keep_rank, named=False), names)
+
+
+def named_run_files(runs: Any, names: NameSpec) -> NamedFiles | None:
+    """``runs`` (a run file, folder or glob pattern, or a list of those) as its run files
+    to be named by ``names`` once they are read (:class:`~irscale.io.naming.NamedFiles`:
+    the engine reads and judges them where it takes every input); ``None`` for other runs
+    (in memory, read already, a mapping), which :func:`as_runs` names."""
+    from .naming import named_files
+
+    listed = isinstance(runs, (list, tuple)) and not hasattr(runs, "_fields")
+    items = list(runs) if listed else [runs]
+    if not items or not all(isinstance(item, (str, os.PathLike)) and not is_irds(item)
+                            for item in items):
+        return None
+    return named_files([os.fspath(file) for item in items
+                        for file in (run_files(item) if expands(item) else [item])], names)
 
 
 def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
@@ -556,8 +576,15 @@ def _read_items(sources: Any, names: NameSpec) -> list[tuple[Any, str | None, st
 def input_files(spec: Any, how: str = "") -> Iterator[InputFile]:
     """The files an input spec reads, for the rule that an output is never an input: a
     folder or a glob pattern gives its files (as :func:`source_files` expands them, each
-    named ``how`` + where it was found), a path itself; ``-`` (standard input), an
+    named ``how`` + where it was found), a path itself, run files named by a ``--names``
+    rule (:class:`~irscale.io.naming.NamedFiles`) each; ``-`` (standard input), an
     ``irds:`` id and objects that are no path read no file of the call."""
+    from .naming import NamedFiles
+
+    if isinstance(spec, NamedFiles):  # run files and their --names rule
+        for file in spec.files:
+            yield from input_files(file, how)
+        return
     if not isinstance(spec, (str, os.PathLike)) or is_stdio(spec) or is_irds(spec):
         return
     path = os.fspath(spec)

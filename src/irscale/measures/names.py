@@ -50,7 +50,6 @@ In the other contexts (per-intent judgments, sessions, texts, nuggets, preferenc
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import partial
 from typing import Annotated
@@ -73,22 +72,31 @@ from .trec_table import NICKNAMES, NICKNAMES10
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    import re
     from typing import Any
 
     from ..core.contexts import ContextInfo
 
-#: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
-#: ``Name@k``, ``Name(key=value,...)@k``. A name starts with a letter and holds letters,
-#: digits and ``_ + # * -`` (``alpha-nDCG``, ``D#-nDCG``, ``P+Q``, ``ROUGE-S*``); anything
-#: after the first ``@`` is the cut-off, checked by the family.
-_NAME = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
-                   r"(?:@(?P<cutoff>.*))?", re.S)
-#: The characters of a family's name (tests/test_names_lazy.py).
-_FAMILY_NAME = re.compile(r"[A-Za-z0-9_+#*-]+")
-#: A cut-off of the trec_eval route: a number (``P@10``, ``IPrec@0.5``).
-_IR_CUTOFF = re.compile(r"[0-9.]+")
-#: A value written right after a family's stem (``ROUGE-2``, ``ROUGE-SU4``, ``ROUGE-S*``).
-_SUFFIX = re.compile(r"[0-9]+|\*")
+#: The one grammar of measure names, compiled where first used (:func:`_pattern`: no ``re``
+#: at ``eval``'s start-up): ``name``, ``Name(key=value,...)@k`` (a letter, then letters,
+#: digits and ``_ + # * -``: ``alpha-nDCG``, ``D#-nDCG``, ``P+Q``; after the first ``@`` the
+#: cut-off); ``family``; ``ir_cutoff``, a number (``P@10``, ``IPrec@0.5``); ``suffix``, a
+#: value after a family's stem (``ROUGE-2``, ``ROUGE-S*``); ``ranx_dotted``: ``rbp.95``.
+_PATTERNS = {
+    "name": r"(?s)(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
+            r"(?:@(?P<cutoff>.*))?",
+    "family": r"[A-Za-z0-9_+#*-]+",
+    "ir_cutoff": r"[0-9.]+",
+    "suffix": r"[0-9]+|\*",
+    "ranx_dotted": r"(?P<name>rbp)\.(?P<cutoff>[0-9]+)",
+}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    """The pattern ``name`` of :data:`_PATTERNS`, compiled once (``re.compile`` keeps it)."""
+    import re
+
+    return re.compile(_PATTERNS[name])
 
 
 @record
@@ -109,10 +117,8 @@ def split_name(text: str) -> NameParts | None:
     >>> split_name("P.5,10") is None
     True
     """
-    match = _NAME.fullmatch(text)
-    if match is None:
-        return None
-    return NameParts(match["name"], match["params"], match["cutoff"])
+    match = _pattern("name").fullmatch(text)
+    return None if match is None else NameParts(match["name"], match["params"], match["cutoff"])
 
 #: ir_measures-style name → (family without cut-off, family with native cut-off or None).
 IR_NAMES: dict[str, tuple[str | None, str | None]] = {
@@ -216,10 +222,6 @@ RANX_UNLIKE: dict[str, str] = {
             "by the largest one; irscale's nearest is RBP(p=0.{k}), which divides by it "
             "(the two agree on binary judgments)",
 }
-#: ranx's spelling of rbp's persistence after a dot (``rbp.95``: p = 0.95).
-_RANX_DOTTED = re.compile(r"(?P<name>rbp)\.(?P<cutoff>[0-9]+)")
-
-
 def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for every name (a single string may hold several, separated by blanks).
 
@@ -369,12 +371,13 @@ def known_measure(text: str, *, compat: int = 9) -> list[MeasureRequest] | None:
         return [_ntcir_request(text)]
     if text in IR_NAMES and IR_NAMES[text][0] is not None:
         return [_ir_request(text, text, None, None)]
-    if (dotted := _RANX_DOTTED.fullmatch(text)) is not None:  # rbp.95: ranx's, not rbp.p=.95
+    dotted = text.startswith("rbp.") and _pattern("ranx_dotted").fullmatch(text)
+    if dotted:  # rbp.95: ranx's, not rbp.p=.95
         return _ranx_request(text, dotted["name"], dotted["cutoff"])
     if (trec := _trec_request(text)) is not None:
         return [trec]
     family, dot, params = text.partition(".")  # a family of ours, bare or family.k=v
-    if _FAMILY_NAME.fullmatch(family) and family in REGISTRY:
+    if _pattern("family").fullmatch(family) and family in REGISTRY:
         read = get_family(family).params.parse(params, family) if dot else None
         return [MeasureRequest(family, read, requested=text)]
     return _split_request(text)
@@ -415,7 +418,7 @@ def _ranx_request(text: str, name: str, cutoff: str | None) -> list[MeasureReque
 def _check_cutoff_text(text: str, parts: NameParts) -> None:
     """A known name with a cut-off that is not a number (``AP@-1``, ``P@x``, ``nDCG@``) is
     an invalid cut-off, not an unknown measure (whose suggestions would name another)."""
-    if parts.cutoff is not None and not _IR_CUTOFF.fullmatch(parts.cutoff):
+    if parts.cutoff is not None and not _pattern("ir_cutoff").fullmatch(parts.cutoff):
         what = ("a recall level from 0 to 1" if parts.name == "IPrec"
                 else f"an integer from 1 to {INT64_MAX}")
         raise MeasureError(f"measure {text!r}: the cut-off after @ must be {what}, got "
@@ -671,7 +674,7 @@ def find_family(families: dict[str, Family], name: str, context: str, label: str
             continue
         stem, keyword = family.suffix
         value = name[len(stem):]
-        if name.startswith(stem) and _SUFFIX.fullmatch(value):
+        if name.startswith(stem) and _pattern("suffix").fullmatch(value):
             assert isinstance(family.params, Keywords)
             try:
                 family.params.keywords[keyword].parse(value)
@@ -808,7 +811,7 @@ def is_trec_request(request: MeasureRequest) -> bool:
     if (head in TREC_FAMILIES or head in NICKNAMES
             or _trec_output_name(request.requested) is not None):
         return True
-    if head in IR_NAMES or not _FAMILY_NAME.fullmatch(head):
+    if head in IR_NAMES or not _pattern("family").fullmatch(head):
         return False  # no family of ours is spelt so (tests/test_names_lazy.py)
     return head in REGISTRY and not isinstance(REGISTRY[head].params, Keywords)
 

@@ -153,7 +153,7 @@ def decide(
     name = canonical_procedure(procedure)
     values = np.asarray(values, dtype=np.float64)
     if values.ndim != (3 if is_shard_procedure(name) else 2):
-        raise InputError(f"{name!r} needs a topics × systems"
+        raise InputError(f"values: {name!r} needs a topics × systems"
                          f"{' × shards' if is_shard_procedure(name) else ''} array, got "
                          f"{values.ndim}-D scores")
     labels = systems if systems is not None else tuple(f"s{i + 1}" for i in range(values.shape[1]))

@@ -210,15 +210,17 @@ def pair_columns(
 def run_test(
     spec: TestSpec,
     x: object,
-    y: object = None,
+    y: object,
     *,
-    systems: Sequence[str] | None = None,
-    measure: str | None = None,
-    alternative: Alternative = "two-sided",
-    alpha: float = 0.05,
+    systems: Sequence[str] | None,
+    measure: str | None,
+    alternative: Alternative,
+    alpha: float,
     **options: object,
 ) -> TestResult:
-    """Run the test ``spec`` on one pair of systems (see :func:`two_samples` for inputs)."""
+    """Run the test ``spec`` on one pair of systems (see :func:`two_samples` for inputs)
+    with the arguments of the public function that runs it (:func:`irscale.stats.paired_t`,
+    :func:`~irscale.stats.two_sample_test` ...): their defaults are declared there, once."""
     check_alternative(alternative)
     alpha = check_alpha(alpha)
     spec.check_options(options)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..context import Context, Output, register
 from ..options import TREC_EVAL_DEFAULTS
@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from ...measures.results import Evaluation
+    from ..context import TrecReader
 
 
 #: The table of a paper (``--format latex``): the runs × measures table of the summaries,
@@ -51,6 +52,17 @@ class Judged(Context):
         from ..judged import run_judged
 
         return run_judged(held, measures, **options)
+
+    def read_runs(self, paths: Sequence[str], names: Any, trec: TrecReader) -> Any:
+        """The run files as the command line reads them (``trec()``), or, with
+        ``--names``, the files and its rule (:class:`~irscale.io.naming.NamedFiles`): read
+        where they are evaluated, by the engine where it judges them (the names the only
+        difference from runs named by their files), by the Python readers otherwise."""
+        if names is None:
+            return trec()
+        from ...io.naming import named_files
+
+        return named_files(paths, names)
 
     def text(self, qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
         """:func:`~irscale.evaluation.trec_text.trec_eval_text`: trec_eval's measures of

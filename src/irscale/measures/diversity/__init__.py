@@ -40,6 +40,14 @@ from . import ndeval as nd
 from .context import DiversityContext
 from .weighted import weighted_values
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
+    import numpy as np
+
+    from ..base import CutoffRule
+
 #: The diversity families: the one catalogue's families of per-intent judgments, each a
 #: kernel ``kernel(ctx, params, k)`` → one value per ranking.
 DIVERSITY_REGISTRY = CATALOGUE["intents"]
@@ -62,106 +70,59 @@ def _weighted() -> Keywords:
     return Keywords(alpha=ALPHA, topic_alpha=TOPIC_ALPHA)
 
 
-@register("ERR-IA", cutoff="required", params=_alpha(),
-          doc="Intent-aware ERR with ndeval's collection-independent normalisation.",
-          context="intents",
-          formula="Σ_{i≤k} score_i/i / Σ_{i≤k} S(1 − α)^(i−1)/i, score_i = Σ_j (1 − α)^c_j(i)",
-          source="Chapelle et al. 2009; ndeval 4.5")
-def _err_ia(ctx, p, k):
-    return nd.ndeval_values(ctx, "ERR-IA", k, p["alpha"])
+def _declare(name: str, values: Callable[..., np.ndarray], cutoff: CutoffRule,
+             params: Keywords, doc: str, formula: str, source: str) -> None:
+    """Register the family ``name`` of per-intent judgments whose values are
+    ``values(ctx, name, k, **params)`` at the name's cut-off k with the parameters it
+    declares: ndeval's (:func:`.ndeval.ndeval_values`, ndeval's α and β where the family
+    declares none) or the weighted ones (:func:`.weighted.weighted_values`)."""
+
+    def kernel(ctx: DiversityContext, p: Params, k: int | None) -> np.ndarray:
+        return values(ctx, name, k, **p)
+
+    register(name, cutoff=cutoff, params=params, doc=doc, context="intents",
+             formula=formula, source=source)(kernel)
 
 
-@register("nERR-IA", cutoff="required", params=_alpha(),
-          doc="ERR-IA normalised by the greedy ideal ranking (ndeval).",
-          context="intents",
-          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
-          source="ndeval 4.5")
-def _nerr_ia(ctx, p, k):
-    return nd.ndeval_values(ctx, "nERR-IA", k, p["alpha"])
-
-
-@register("alpha-DCG", cutoff="required", params=_alpha(),
-          doc="α-DCG with ndeval's collection-independent normalisation.",
-          context="intents",
-          formula="Σ_{i≤k} score_i·disc(i) / Σ_{i≤k} S(1 − α)^(i−1)·disc(i)",
-          source="Clarke et al. 2008; ndeval 4.5")
-def _alpha_dcg(ctx, p, k):
-    return nd.ndeval_values(ctx, "alpha-DCG", k, p["alpha"])
-
-
-@register("alpha-nDCG", cutoff="required", params=_alpha(),
-          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
-          context="intents",
-          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
-          source="Clarke et al. 2008; ndeval 4.5")
-def _alpha_ndcg(ctx, p, k):
-    return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
-
-
-@register("alpha-nDCG-w", cutoff="required", params=_weighted(),
-          doc="α-nDCG with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
-          "ndeval's), optionally an α per topic.",
-          context="intents",
-          formula="Σ_{i≤k} score_i/log2(i+1) over the greedy ideal's, score_i = "
-          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
-          source="Clarke et al. 2008; Agrawal et al. 2009")
-def _alpha_ndcg_w(ctx, p, k):
-    return weighted_values(ctx, "alpha-nDCG-w", k, p["alpha"], p["topic_alpha"])
-
-
-@register("nERR-IA-w", cutoff="required", params=_weighted(),
-          doc="nERR-IA with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
-          "ndeval's), optionally an α per topic.",
-          context="intents",
-          formula="Σ_{i≤k} score_i/i over the greedy ideal's, score_i = "
-          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
-          source="Chapelle et al. 2009; Agrawal et al. 2009")
-def _nerr_ia_w(ctx, p, k):
-    return weighted_values(ctx, "nERR-IA-w", k, p["alpha"], p["topic_alpha"])
-
-
-@register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-          doc="Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.",
-          context="intents",
-          formula="(1 − (1 − α)β)/S · Σ_i score_i·β^(i−1)",
-          source="Clarke et al. 2009; ndeval 4.5")
-def _nrbp(ctx, p, k):
-    return nd.ndeval_values(ctx, "NRBP", None, p["alpha"], p["beta"])
-
-
-@register("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-          doc="NRBP over the greedy ideal's NRBP (ndeval).",
-          context="intents",
-          formula="NRBP / NRBP of the greedy ideal ranking",
-          source="Clarke et al. 2009; ndeval 4.5")
-def _nnrbp(ctx, p, k):
-    return nd.ndeval_values(ctx, "nNRBP", None, p["alpha"], p["beta"])
-
-
-@register("MAP-IA", params=Keywords(), cutoff="none",
-          doc="Intent-aware average precision (ndeval).",
-          context="intents",
-          formula="(1/S) Σ_j AP_j",
-          source="Agrawal et al. 2009; ndeval 4.5")
-def _map_ia(ctx, p, k):
-    return nd.ndeval_values(ctx, "MAP-IA")
-
-
-@register("P-IA", params=Keywords(), cutoff="required",
-          doc="Intent-aware precision at k (Agrawal et al. 2009; ndeval).",
-          context="intents",
-          formula="Σ_j |relevant to j in top k| / (k·S)",
-          source="Agrawal et al. 2009; ndeval 4.5")
-def _p_ia(ctx, p, k):
-    return nd.ndeval_values(ctx, "P-IA", k)
-
-
-@register("strec", params=Keywords(), cutoff="required", doc="Subtopic recall at k (ndeval).",
-          context="intents",
-          formula="|intents covered in top k| / S",
-          source="Zhai et al. 2003; ndeval 4.5")
-def _strec(ctx, p, k):
-    return nd.ndeval_values(ctx, "strec", k)
+# ndeval's families and their weighted variants
+_declare("ERR-IA", nd.ndeval_values, "required", _alpha(),
+         "Intent-aware ERR with ndeval's collection-independent normalisation.",
+         "Σ_{i≤k} score_i/i / Σ_{i≤k} S(1 − α)^(i−1)/i, score_i = Σ_j (1 − α)^c_j(i)",
+         "Chapelle et al. 2009; ndeval 4.5")
+_declare("nERR-IA", nd.ndeval_values, "required", _alpha(),
+         "ERR-IA normalised by the greedy ideal ranking (ndeval).",
+         "ERR-IA@k / ERR-IA@k of the greedy ideal ranking", "ndeval 4.5")
+_declare("alpha-DCG", nd.ndeval_values, "required", _alpha(),
+         "α-DCG with ndeval's collection-independent normalisation.",
+         "Σ_{i≤k} score_i·disc(i) / Σ_{i≤k} S(1 − α)^(i−1)·disc(i)",
+         "Clarke et al. 2008; ndeval 4.5")
+_declare("alpha-nDCG", nd.ndeval_values, "required", _alpha(),
+         "α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
+         "α-DCG@k / α-DCG@k of the greedy ideal ranking", "Clarke et al. 2008; ndeval 4.5")
+_declare("alpha-nDCG-w", weighted_values, "required", _weighted(),
+         "α-nDCG with the intents weighted by Pr(i|q) (--intent-probs; uniform: ndeval's), "
+         "optionally an α per topic.",
+         "Σ_{i≤k} score_i/log2(i+1) over the greedy ideal's, score_i = "
+         "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)", "Clarke et al. 2008; Agrawal et al. 2009")
+_declare("nERR-IA-w", weighted_values, "required", _weighted(),
+         "nERR-IA with the intents weighted by Pr(i|q) (--intent-probs; uniform: ndeval's), "
+         "optionally an α per topic.",
+         "Σ_{i≤k} score_i/i over the greedy ideal's, score_i = Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
+         "Chapelle et al. 2009; Agrawal et al. 2009")
+_declare("NRBP", nd.ndeval_values, "none", Keywords(alpha=ALPHA, beta=BETA),
+         "Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.",
+         "(1 − (1 − α)β)/S · Σ_i score_i·β^(i−1)", "Clarke et al. 2009; ndeval 4.5")
+_declare("nNRBP", nd.ndeval_values, "none", Keywords(alpha=ALPHA, beta=BETA),
+         "NRBP over the greedy ideal's NRBP (ndeval).",
+         "NRBP / NRBP of the greedy ideal ranking", "Clarke et al. 2009; ndeval 4.5")
+_declare("MAP-IA", nd.ndeval_values, "none", Keywords(),
+         "Intent-aware average precision (ndeval).", "(1/S) Σ_j AP_j",
+         "Agrawal et al. 2009; ndeval 4.5")
+_declare("P-IA", nd.ndeval_values, "required", Keywords(),
+         "Intent-aware precision at k (Agrawal et al. 2009; ndeval).",
+         "Σ_j |relevant to j in top k| / (k·S)", "Agrawal et al. 2009; ndeval 4.5")
+_declare("strec", nd.ndeval_values, "required", Keywords(), "Subtopic recall at k (ndeval).",
+         "|intents covered in top k| / S", "Zhai et al. 2003; ndeval 4.5")
 
 
 #: ndeval's columns, in the order it prints them.
