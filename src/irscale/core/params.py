@@ -37,12 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
-<<<<<<< HEAD
-import re
 from collections.abc import Callable, Mapping
-=======
-from collections.abc import Mapping
->>>>>>> main
 
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
