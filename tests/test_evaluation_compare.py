@@ -198,9 +198,14 @@ def test_baseline_not_a_run(evaluation):
         evaluation.compare("bm2")
 
 
-@pytest.mark.parametrize("baseline", [1, [1], [], ("bm25", 2)])
-def test_baseline_not_a_name(evaluation, baseline):
-    with pytest.raises(ParameterError, match="baseline must name a system or a list"):
+@pytest.mark.parametrize("baseline, message", [
+    (1, r"expected str \| Sequence\[str\], got 1 \(int\)"),
+    ([1], r"expected str \| Sequence\[str\], got a list of 1 values: \[1\]"),
+    ([], "got an empty list"),
+    (("bm25", 2), r"expected str \| Sequence\[str\], got a tuple of 2 values")])
+def test_baseline_not_a_name(evaluation, baseline, message):
+    """Refused on entry by the declared type (``baseline: str | Sequence[str] | None``)."""
+    with pytest.raises(ParameterError, match=rf"^baseline: {message}"):
         evaluation.compare(baseline)
 
 

@@ -199,7 +199,8 @@ def test_explicit_deduplication(tmp_path):
     assert irscale.read_run(path, duplicates="first").score.tolist() == [1.0, 5.0]
     assert sorted(irscale.read_run(path, duplicates="last").score.tolist()) == [3.0, 5.0]
     assert sorted(irscale.read_run(path, duplicates="max").score.tolist()) == [3.0, 5.0]
-    with pytest.raises(ValueError, match="unknown duplicate policy"):
+    with pytest.raises(ValueError, match=r"^duplicates must be one of \['error', 'first', "
+                       r"'last', 'max'\], got 'drop'$"):
         irscale.read_run(path, duplicates="drop")
 
 

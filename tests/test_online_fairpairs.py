@@ -206,7 +206,7 @@ def test_bad_input_is_refused():
         fair_pairs_run({"A": {"q": {"a": 1.0}}, "B": {"q": {"b": 1.0}}}, 3)
     with pytest.raises(InputError, match="twice"):
         fair_pairs(["a", "b", "a"], 1)
-    with pytest.raises(InputError, match="list of docnos"):
+    with pytest.raises(ParameterError, match=r"^ranking: expected Sequence\[str\], got 'abc'"):
         fair_pairs("abc", 1)
     with pytest.raises(ParameterError):
         fair_pairs(["a", "b"], 0)

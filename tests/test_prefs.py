@@ -125,7 +125,8 @@ def test_reader_names_line_and_text():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"relevance_format": "bogus"}, "qrels, qrels_jg, prefs or qrels_prefs"),
+    ({"relevance_format": "bogus"}, r"relevance_format must be one of \[.qrels., .qrels_jg., "
+                                    r".prefs., .qrels_prefs.\], got .bogus."),
     ({"relevance_format": "prefs", "judged_only": True}, "judged_only"),
     ({"relevance_format": "prefs", "ties": "file-order"}, "ties"),
     ({"relevance_format": "prefs", "max_docs": 0}, "max_docs"),

@@ -28,9 +28,10 @@ def test_length_named(N):
 
 
 def test_length_none_refused_on_entry():
-    """None, which the length's domain leaves to the command line's absent option, is
-    refused on entry by its declared type (``N: int``)."""
-    with pytest.raises(ParameterError, match=r"^N: expected int, got None$") as caught:
+    """None is refused on entry by the length's domain, which the binding of
+    :func:`irscale.scales.scale` declares (``SCALE_LENGTH``), in its words."""
+    with pytest.raises(ParameterError, match=r"^run length N \(-N, N\) must be an integer "
+                       r"from 1 to \d+, got None$") as caught:
         scale("AP", None, progress=False)
     assert caught.value.param == "N" and caught.value.__cause__ is None
 

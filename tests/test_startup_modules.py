@@ -168,7 +168,7 @@ COMPARE = {
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
     "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",
     "irscale.core._columnar.fingerprints", "irscale.core.binding", "irscale.core.budget",
-    "irscale.core.columns", "irscale.core.edge", "irscale.core.extras",
+    "irscale.core.checked", "irscale.core.columns", "irscale.core.edge", "irscale.core.extras",
     "irscale.core.input_messages", "irscale.core.inputs", "irscale.core.judge",
     "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
     "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",

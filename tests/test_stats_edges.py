@@ -48,10 +48,12 @@ def test_large_and_sequence_seeds_are_accepted():
         stats.randomization_test(x, systems=("s1", "s2"), samples=50, rng=seed, exact=False)
 
 
-@pytest.mark.parametrize("workers", [0, -2, 1.5])
-def test_workers_below_one_are_refused_even_when_enumerating(workers):
+@pytest.mark.parametrize("workers, message", [
+    (0, "workers must be an integer"), (-2, "workers must be an integer"),
+    (1.5, r"workers: expected int \| None, got 1.5 \(float\)")])
+def test_workers_below_one_are_refused_even_when_enumerating(workers, message):
     x = table(topics=5)  # 2^5 ≤ samples: exact enumeration, no worker ever used
-    with pytest.raises(ParameterError, match="workers must be an integer"):
+    with pytest.raises(ParameterError, match=message):
         stats.randomization_test(x, systems=("s1", "s2"), samples=1000, workers=workers)
 
 
@@ -61,10 +63,14 @@ def test_alpha_outside_the_open_interval(alpha):
         stats.pairwise_tests(table(), "t", alpha=alpha)
 
 
-@pytest.mark.parametrize("digits", [-1, 18, 2.0, True])
-def test_digits_outside_0_17(digits):
+@pytest.mark.parametrize("digits, message", [
+    (-1, r"digits must be an integer in \[0, 17\]"),
+    (18, r"digits must be an integer in \[0, 17\]"),
+    (2.0, r"^digits: expected int, got 2.0 \(float\)$"),
+    (True, r"^digits: expected int, got True \(bool\)$")])
+def test_digits_outside_0_17(digits, message):
     result = stats.pairwise_tests(table(), "t")
-    with pytest.raises(ParameterError, match=r"digits must be an integer in \[0, 17\]"):
+    with pytest.raises(ParameterError, match=message):
         result.format("text", digits=digits)
 
 

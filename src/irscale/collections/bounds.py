@@ -82,9 +82,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 
 from ..core.bounds_kernels import completed
+from ..core.checked import Checked
 from ..core.judged import NONPOOL, JudgedRankings
 from ..core.notebook import HtmlRepr
-from ..core.params import DEFAULT_RELEVANCE_LEVEL, Checked
+from ..core.params import DEFAULT_RELEVANCE_LEVEL
 from ..core.progress import (
     ProgressArg,
     declared_memory,

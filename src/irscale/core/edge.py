@@ -28,7 +28,7 @@ keeps what a declaration cannot know, because it happens only during the call:
   DataFrame``), an integer beyond 64 bits, an empty container where data is declared
   without a default. A parameter a binding declares is refused in its domain's words, and
   so is one whose annotation carries its domain (``Annotated``:
-  :data:`irscale.measures.names.MeasureNames`); a ``Literal``'s choices are named. A raw
+  :data:`irscale.measures.name_hints.MeasureNames`); a ``Literal``'s choices are named. A raw
   exception raised once every argument had its declared type propagates unchanged: it is
   irscale's own fault, never disguised as the user's.
 

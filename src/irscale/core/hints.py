@@ -196,7 +196,7 @@ def _coerced(annotation: Any, namespace: dict[str, Any]) -> bool:
 
 def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
     """The domain an annotation carries (``Annotated[str | Iterable[str], MEASURE_NAMES]``,
-    named by an alias such as :data:`irscale.measures.names.MeasureNames`): an object with
+    named by an alias such as :data:`irscale.measures.name_hints.MeasureNames`): an object with
     a ``check(value, name)``, consulted on every call (:func:`check_entry`); None if it
     carries none."""
     import ast
@@ -247,7 +247,7 @@ def check_entry(function: Callable[..., Any],
         if getattr(domain, "annotated", False):  # the annotation's own domain decides
             refused = _domain_refusal(domain, value, name)
             if refused is not None:
-                if not str(refused).startswith(name):  # (``format must be``: of ``fmt``)
+                if name not in str(refused):  # (``format must be``: of ``fmt``)
                     refused.args = (f"{name}: {refused.args[0]}", *refused.args[1:])
                     refused.param = name  # type: ignore[attr-defined]
                 raise refused
@@ -262,8 +262,8 @@ def check_entry(function: Callable[..., Any],
             if refuse:
                 return ParameterError(refuse, param=name)
             continue
-        if domain is not None:  # a bound parameter: its binding judges it, in its words
-            continue
+        if callable(getattr(domain, "check", None)):  # bound: its binding judges it
+            continue  # (in its words; a domain that takes any text, its declared type)
         # (a field of an object may hold NaN: a result's undefined value)
         if _fits(_number(value) if constructor else value, annotation, namespace) is False:
             refused = _domain_refusal(domain, value, name)
@@ -299,7 +299,8 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
             ) -> IrscaleError | None:
     """An integer beyond 64 bits given for any parameter, then an empty container given
     for a parameter that declares data and has no default, or None (:func:`check_entry`);
-    a parameter a binding's domain judges is left to it."""
+    a parameter a binding's domain judges is left to it, but for an integer domain without
+    an upper bound (``n`` of a power analysis: numpy's integers end at 64 bits)."""
     from .binding import arity_of_call
 
     found = arity_of_call(function, args)
@@ -307,8 +308,13 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
     given = [*((positional[i] if i < len(positional) else "args", value)
                for i, value in enumerate(args)), *kwargs.items()]
     domains = {name: domain for _, name, _, _, domain in checks if domain is not None}
+    from .params import Integers
+
+    unbounded = {name for name, domain in domains.items()  # (they take it: numpy cannot)
+                 if isinstance(domain, Integers) and domain.high is None}
     for name, value in given:
-        if type(value) is int and not -_INT64 <= value < _INT64 and name not in domains:
+        if type(value) is int and not -_INT64 <= value < _INT64 and \
+                (name not in domains or name in unbounded):
             return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
                                   "integer", param=name)
     defaults = found.defaults if found is not None else {}
@@ -358,14 +364,65 @@ def _expected(name: str, annotation: Any, value: Any,
     type of parameter ``name``; for an alias of a ``Literal`` (``Alternative``), the
     values it takes (``alternative must be one of ['two-sided', 'greater', 'less'], got
     'bogus'``)."""
+    choices = _literal_choices(annotation, namespace or {})
+    if choices is not None:
+        return ParameterError(f"{name} must be one of {choices}, got {shown(value)}",
+                              param=name)
+    members = _members(annotation, namespace or {})
+    return ParameterError(f"{name}: expected {_text(annotation)}{members}, got "
+                          f"{_what(value)}", param=name)
+
+
+def _members(annotation: Any, namespace: dict[str, Any]) -> str:
+    """`` (A | B | C)``: the classes an alias of a union stands for (``Model``: the
+    simulation's models), so that the message names what may be given; else nothing."""
     import typing
 
-    literal = (namespace or {}).get(annotation) if isinstance(annotation, str) else annotation
-    if typing.get_origin(literal) is typing.Literal:  # (an alias, or the Literal itself)
-        return ParameterError(f"{name} must be one of {list(typing.get_args(literal))}, got "
-                              f"{shown(value)}", param=name)
-    return ParameterError(f"{name}: expected {_text(annotation)}, got {_what(value)}",
-                          param=name)
+    if not (isinstance(annotation, str) and annotation.isidentifier()):
+        return ""
+    import ast
+
+    target = _resolve(ast.Name(id=annotation), namespace)
+    if target is _MISSING:
+        target = _checking_imports(namespace.get("__name__", "")).get(annotation)
+    if not (typing.get_origin(target) is typing.Union or
+            _is_union_type(typing.get_origin(target)) or _is_union_type(type(target))):
+        return ""
+    return f" ({' | '.join(_text(member) for member in typing.get_args(target))})"
+
+
+def _literal_choices(annotation: Any, namespace: dict[str, Any]) -> list[Any] | None:
+    """The values a ``Literal`` takes where ``annotation`` is one, an alias of one
+    (``DuplicatePolicy``, also one a module imports for type checkers only), or either
+    with None (``MeanInterval | None``: None last); None otherwise."""
+    import ast
+    import typing
+
+    if not isinstance(annotation, str):
+        literal = annotation
+        optional = False
+    else:
+        try:
+            node = _parsed(annotation)
+        except SyntaxError:
+            return None
+        optional = isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and \
+            isinstance(node.right, ast.Constant) and node.right.value is None
+        if optional:
+            node = node.left  # type: ignore[attr-defined]
+        if isinstance(node, ast.Subscript) and \
+                _resolve(node.value, namespace) is typing.Literal:  # (written out)
+            elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return [*(ast.literal_eval(element) for element in elements),
+                    *((None,) if optional else ())]
+        if not isinstance(node, ast.Name):
+            return None
+        literal = _resolve(node, namespace)
+        if literal is _MISSING:
+            literal = _checking_imports(namespace.get("__name__", "")).get(node.id)
+    if typing.get_origin(literal) is not typing.Literal:
+        return None
+    return [*typing.get_args(literal), *((None,) if optional else ())]
 
 
 def _text(annotation: Any) -> str:
@@ -648,13 +705,26 @@ def _fits_generic(value: Any, origin: Any, elements: list[Callable[[Any], bool |
     if not isinstance(origin, type) or _is_protocol(origin):
         return _UNKNOWN
     if isinstance(value, str) and origin is not str and not issubclass(origin, str) and \
-            issubclass(origin, (collections.abc.Iterable,)):
+            issubclass(origin, (collections.abc.Iterable,)) and not _any_items(elements):
         return False  # a name is not a collection of names (nor of numbers)
     if isinstance(value, list) and origin is tuple and len(elements) <= 1:
         origin = list  # a homogeneous tuple declared: a list of its elements is taken
     if not _isinstance_generic(value, origin):
         return False
     return _fits_elements(value, origin, elements)
+
+
+def _any_items(elements: list[Callable[[Any], bool | None]]) -> bool:
+    """Whether a container's declared elements are any hashable items
+    (``Sequence[Hashable]``: a ranking of letters may be given as ``"ABC"``)."""
+    targets = [getattr(element, "keywords", {}) for element in elements]
+    targets = [found.get("target", getattr(found.get("node"), "id", None))
+               for found in targets]  # (an object, or the name an annotation's text writes)
+    return bool(targets) and all(target in _ANY_ITEM for target in targets)
+
+
+#: The element types that any item fits (as objects or as the source writes them).
+_ANY_ITEM = (collections.abc.Hashable, object, "Hashable", "object", "Any")
 
 
 def _fits_elements(value: Any, origin: type, elements: list[Callable[[Any], bool | None]]

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
@@ -376,25 +376,6 @@ class Text:
     name (checked where it is read, with the file, line and text of the fault)."""
 
     type: ClassVar[type] = str
-
-
-class Checked:
-    """The domain a parameter's type hint carries (``RngArg = Annotated[int | ... | None,
-    Checked(check_rng, named=True)]``): the API's edge judges the argument on entry with
-    the hint's own check (:func:`irscale.core.hints.check_entry`), None included, in its
-    words, instead of the hint's type; ``named``: the check takes the parameter's name."""
-
-    annotated = True
-
-    def __init__(self, check: Callable[..., object], *, named: bool = False) -> None:
-        self._check = check
-        self._named = named
-
-    def check(self, value: object, name: str) -> object:
-        return self._check(value, name) if self._named else self._check(value)
-
-    def __repr__(self) -> str:  # (as a signature shows it: ``Checked(compat_option)``)
-        return f"Checked({getattr(self._check, '__name__', self._check)})"
 
 
 @record

@@ -60,7 +60,7 @@ from typing import Annotated
 import numpy as np
 
 from ..errors import ParameterError, message_line, printable
-from .params import Checked
+from .checked import Checked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover

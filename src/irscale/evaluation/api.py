@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core import ScoreMatrix
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
     from .conventions import Applied
     from .options import TrecEvalKeywords
 

@@ -20,7 +20,7 @@ from ..text.params import ASSIGNMENT_SAMPLE
 from .outputs import record_evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
     from .assignments_ppi import AssignmentEstimates
 
 

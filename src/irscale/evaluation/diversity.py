@@ -45,7 +45,7 @@ from ..measures.results import Evaluation, build_evaluation
 from .intent_inputs import JudgedRuns, read_and_judge, read_optional, read_qrels
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def evaluate_diversity(

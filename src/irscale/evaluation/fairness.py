@@ -29,7 +29,8 @@ from ..measures.results import Evaluation, build_evaluation
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Qrels
     from ..core.labels import LabelTable
-    from ..measures.names import MeasureNames, NamedMeasure
+    from ..measures.name_hints import MeasureNames
+    from ..measures.names import NamedMeasure
 
 #: The families that read the group label set (EE-* only with level=group).
 GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")

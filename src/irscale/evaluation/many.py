@@ -95,7 +95,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.scorematrix import ScoreMatrix
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
     from .options import TrecEvalKeywords
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width

@@ -38,7 +38,7 @@ from .outputs import read_text_source, text_evaluation
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def _lookup_outputs(outputs: Lengths | Texts, topic_pos: dict[str, int]

@@ -82,8 +82,8 @@ def option_types() -> dict[str, Any]:
     checkers only."""
     from typing import Annotated, Literal, get_type_hints
 
+    from ..core.checked import Checked
     from ..core.options import TIE_POLICIES, compat_option
-    from ..core.params import Checked
 
     hints = get_type_hints(TrecEvalOptions, localns={
         "Literal": Literal, "TiePolicy": Literal.__getitem__(TIE_POLICIES)})

@@ -37,7 +37,7 @@ from .setup import check_run_topics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def prefs_measures(measures: MeasureNames, form: str) -> list[str]:

@@ -21,7 +21,7 @@ from .outputs import text_evaluation
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def _source(source: Any, reader: Any, kind: type) -> Any:

@@ -48,7 +48,7 @@ from .setup import check_run_topics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def qrels_jg_measures(measures: MeasureNames) -> list[tuple[str, Any]]:

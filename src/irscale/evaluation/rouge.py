@@ -22,7 +22,7 @@ from .outputs import pair_texts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 @EVALUATE_ROUGE

@@ -50,7 +50,7 @@ from .setup import check_topics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 def _as_runs(runs: Any) -> list[SessionRun]:

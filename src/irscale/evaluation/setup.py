@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.rows import TopicRows
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
     from .options import TrecEvalKeywords
 
 

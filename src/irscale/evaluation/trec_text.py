@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from typing_extensions import Unpack  # typing's from Python 3.11
 
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
     from .options import TrecEvalKeywords
 
 

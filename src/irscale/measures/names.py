@@ -52,7 +52,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import Annotated
 
 from ..core.options import INT64_MAX
 from ..core.records import record, replace
@@ -269,28 +268,6 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
 
 #: What ``measures`` may be (the start of the error message for anything else).
 MEASURES_EXPECTED = 'measures must be measure names such as "map" or ["P@10", "ndcg"]'
-
-
-class _MeasureNamesDomain:
-    """The domain of a parameter of measure names (:data:`MeasureNames`), judged on entry
-    by the API's edge (:func:`irscale.core.hints.check_entry`): a string, or a list or
-    tuple of strings and ir_measures' measure objects (:func:`labelled_names`, its
-    :class:`MeasureError`); any other iterable (a generator) is read where it is used,
-    never consumed here."""
-
-    annotated = True
-
-    def check(self, value: object, name: str) -> object:
-        """``value`` as given, once its names are read (:func:`labelled_names`)."""
-        if isinstance(value, (str, list, tuple)) or not hasattr(value, "__iter__"):
-            labelled_names(value)
-        return value
-
-
-#: A parameter of measure names, as a signature declares it (``measures: MeasureNames =
-#: "official"``): a name or names (:func:`measure_names`), refused on entry in the words of
-#: :func:`labelled_names`.
-MeasureNames = Annotated[str | Iterable[str], _MeasureNamesDomain()]
 
 
 def measure_names(names: object, *, split: bool = True,

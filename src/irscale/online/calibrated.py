@@ -33,7 +33,7 @@ from .params import CALIBRATED_MEASURES, INDEPENDENT_CLICK_MODELS, split_calibra
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 __all__ = ["calibrated_summary", "click_calibrated"]
 

@@ -68,7 +68,8 @@ from ..evaluation.setup import evaluation_setup
 from ..io.formats import REPORT_FORMATS, check_format
 from ..io.sources import as_qrels, as_runs
 from ..labels.plan_params import DEFAULT_UNIFORM_SHARE
-from ..measures.names import MeasureNames, measure_names
+from ..measures.name_hints import MeasureNames
+from ..measures.names import measure_names
 from . import sections as listed
 from .content import Provenance, ReportContent
 from .params import REPORT

@@ -154,7 +154,7 @@ def _bindings() -> dict[str, Any]:
     space = (SCALE_LENGTH, SCALE_LEVELS, RELEVANCE, PHI_TIES)
     diversity, graded = ("diversity measure",), ("graded measure",)
     return {"SCALE": Binding(
-                (SCALE_LEVELS, SCALE_INTENTS, SCALE_SHARDS),
+                (SCALE_LENGTH, SCALE_LEVELS, SCALE_INTENTS, SCALE_SHARDS),
                 rules=(Needs((SCALE_INTENTS,), "diversity measures (alpha-nDCG@k, ERR-IA@k "
                              "...)", on=MEASURE_KIND, values=diversity),
                        Needs((SCALE_LEVELS, SCALE_SHARDS), "measures of one degree per "

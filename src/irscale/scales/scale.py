@@ -36,7 +36,7 @@ from .measures import ScaleMeasure, scale_measure
 from .pairs import PairImage
 from .params import SCALE
 from .params import TIE_STRATEGIES as TIE_STRATEGIES
-from .space import Context, Space, to_context
+from .space import Context, RecallBase, Space, to_context
 
 TieStrategy = Literal["unq", "min", "max", "mid"]
 
@@ -325,7 +325,7 @@ class Scale:
 
 @SCALE
 def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
-          recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
+          recall_base: RecallBase = None, feasible: bool = False,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
           queries: int = DEFAULT_QUERIES, announce: bool = True,
           intents: int | None = None, executor: ExecutorArg = "local",

@@ -22,9 +22,11 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Annotated
 
 import numpy as np
 
+from ..core.checked import Checked
 from ..errors import ParameterError
 from .params import DEGREES, LENGTH, LEVELS, RECALL_BASE, RECALL_COUNT, RUN_LENGTH
 from .params import MAX_LEVELS as MAX_LEVELS
@@ -104,6 +106,30 @@ class Context:
 
     def bounds(self) -> tuple[int, ...]:
         return tuple(int(b) for b in self.recall_base[1:])
+
+
+def recall_base_counts(value: object) -> object:
+    """``recall_base`` as given, once each of its counts is an integer from 0 to
+    :data:`MAX_RECALL_BASE` (``RECALL_COUNT``): a :class:`Context`, a count, a sequence of
+    counts or None; anything else is refused in :func:`to_context`'s words. Judged on
+    entry, before the space is built; the number of counts is judged with the space
+    (:func:`to_context`)."""
+    if value is None or isinstance(value, Context):
+        return value
+    if type(value) is not bool and isinstance(value, numbers.Integral):
+        RECALL_COUNT.check(value, RECALL_BASE)
+    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ParameterError(f"recall base (--recall-base, recall_base) must be a sequence "
+                             f"of integer counts, got {value!r}", param="recall_base")
+    elif isinstance(value, (list, tuple)):
+        for count in value:
+            RECALL_COUNT.check(count, RECALL_BASE)
+    return value
+
+
+#: A topic's recall base as :func:`irscale.scales.scale` takes it, judged on entry
+#: (:func:`recall_base_counts`).
+RecallBase = Annotated[Sequence[int] | Context | int | None, Checked(recall_base_counts)]
 
 
 def default_context(space: Space) -> Context:

@@ -53,7 +53,7 @@ from .space import Context, Space
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 
 @dataclass(frozen=True, eq=False)

@@ -35,8 +35,9 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import numpy as np
 
+from ..core.checked import Checked
 from ..core.params import MAX_SAMPLES as MAX_SAMPLES
-from ..core.params import RESAMPLES, SEED, Checked
+from ..core.params import RESAMPLES, SEED
 from ..core.progress import ProgressArg, check_progress, check_stop, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks

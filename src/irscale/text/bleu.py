@@ -67,7 +67,7 @@ from .rouge import _joined, word_ids
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 DEFAULT_MEASURES = ("BLEU",)
 #: What ``measures`` may be (the start of the error otherwise).

@@ -66,7 +66,7 @@ from .params import ROUGE, ROUGE_MULTI
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.names import MeasureNames
+    from ..measures.name_hints import MeasureNames
 
 Multi = Literal["max", "mean", "pooled"]
 MULTI: tuple[str, ...] = ROUGE_MULTI.domain.names
