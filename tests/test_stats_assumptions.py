@@ -340,6 +340,6 @@ def test_residual_qq_plot():
     assert np.allclose(x, -x[::-1]) and np.all(np.diff(x) > 0)
     assert x[0] == pytest.approx(sps.norm.ppf(0.625 / 30.25))
     assert "Shapiro-Wilk W" in ax.get_title()
-    with pytest.raises(ParameterError, match="^result: expected AnovaResult, got a "
-                       "RankTestResult$"):
+    with pytest.raises(ParameterError, match=r"^result: expected AnovaResult, got a "
+                       r"RankTestResult$"):
         plots.residual_qq(stats.friedman(values))
