@@ -77,7 +77,8 @@ def test_correlation_refuses_options_the_method_does_not_take():
 def test_split_sizes_are_checked_before_the_work():
     values = table(topics=10)
     for sizes, message in (([], "empty"), ([0], "must be an integer"),
-                           ([2.5], r"sizes: expected Sequence\[int\]"), ([5, 5], "twice"), ([9], r"\[2, 8\]"), ([1], r"\[2, 8\]"),
+                           ([2.5], r"sizes: expected Sequence\[int\]"), ([5, 5], "twice"),
+                           ([9], r"\[2, 8\]"), ([1], r"\[2, 8\]"),
                            ([10], "cannot be run on 10 topics")):
         with pytest.raises(ParameterError, match=message):
             meta.split_study(values, sizes, 2, models=("MD2",))
