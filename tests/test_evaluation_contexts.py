@@ -591,7 +591,10 @@ def test_signatures_take_trec_eval_options_as_declared():
     from irscale.evaluation.trec_text import trec_eval_text
 
     declared = option_types()
-    assert declared["compat"] == typing.Literal[9, 10]
+    # (compat carries its domain, judged on entry in compat_option's words)
+    assert typing.get_origin(declared["compat"]) is typing.Annotated
+    assert typing.get_args(declared["compat"])[0] == typing.Literal[9, 10]
+    assert repr(declared["compat"].__metadata__[0]) == "Checked(compat_option)"
     assert declared["ties"] == typing.Literal["trec_eval", "file-order", "rank-column",
                                              "expected"]
     for function in (irscale.evaluate, evaluate_many, evaluation_setup, trec_eval_text,
