@@ -22,5 +22,12 @@ class Checked:
     def check(self, value: object, name: str) -> object:
         return self._check(value, name) if self._named else self._check(value)
 
+    def __eq__(self, other: object) -> bool:  # (two declarations of one domain: one type)
+        return isinstance(other, Checked) and (self._check, self._named) == \
+            (other._check, other._named)
+
+    def __hash__(self) -> int:
+        return hash((self._check, self._named))
+
     def __repr__(self) -> str:  # (as a signature shows it: ``Checked(compat_option)``)
         return f"Checked({getattr(self._check, '__name__', self._check)})"
