@@ -108,10 +108,11 @@ def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
 
 def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False,
                           leave_out: tuple[str, ...] = ()) -> None:
-    """trec_eval's options (:data:`~irscale.core.options.TREC_EVAL_PARAMS`) but those named
+    """trec_eval's options (:data:`~irscale.core.trec_options.TREC_EVAL_PARAMS`) but those named
     in ``leave_out`` (a command that fixes them); ``trec_eval``: ``-l`` also spelt
     ``--level-for-rel``."""
-    from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
+    from ..core.options import TIE_POLICIES
+    from ..core.trec_options import TREC_EVAL_PARAMS
     from .options import add_param
 
     # the choices of trec_eval's options that argparse checks (its message and metavar)
