@@ -111,7 +111,7 @@ def _plain_inputs(paths: Sequence[str]) -> bool:
     reads (a Parquet run, an ir_datasets dataset: the declared requirements,
     :data:`irscale.core.extras.IRDS_INPUT` and ``RUN_INPUTS``)."""
     from ..core.extras import IRDS_INPUT, RUN_INPUTS
-    from ..io.sources import expands
+    from ..io.call_inputs import expands
 
     qrels, runs = paths[0], paths[1:]
     if IRDS_INPUT.needed(qrels):

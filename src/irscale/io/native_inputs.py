@@ -219,8 +219,8 @@ def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
 
 
 def _expands(item: Any) -> bool:
-    """A folder or glob pattern (:func:`irscale.io.sources.expands`)."""
-    from .sources import expands
+    """A folder or glob pattern (:func:`irscale.io.call_inputs.expands`)."""
+    from .call_inputs import expands
 
     return isinstance(item, (str, os.PathLike)) and not is_irds(item) and expands(item)
 
