@@ -42,7 +42,6 @@ from .files import PathLike, check_readable, display_name, is_parquet, is_stdio,
 from .formats import is_ranx_json
 from .irds import is_irds
 from .naming import NamedFiles, file_names, files_names
-from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
 
 TYPE_CHECKING = False
@@ -151,11 +150,14 @@ def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = N
         return "labels"
     if scores:
         return "scores"
-    held = engine_dicts(qrels, runs, ties)
-    if isinstance(held, str):
-        return held
-    if held is not None:
-        return NativeInputs(("dicts", held[0]), (), held[1])
+    if isinstance(qrels, dict) and isinstance(runs, dict):  # (those engine_dicts reads)
+        from .native_dicts import engine_dicts
+
+        held = engine_dicts(qrels, runs, ties)
+        if isinstance(held, str):
+            return held
+        if held is not None:
+            return NativeInputs(("dicts", held[0]), (), held[1])
     qrels_source = _source(qrels)
     if qrels_source is None:
         return "qrels"
@@ -257,6 +259,8 @@ def _name(source: Source) -> str:
     if kind == "read":
         return spec[1]
     if kind == "dicts":
+        from .native_dicts import QRELS_NAME
+
         return QRELS_NAME
     return "<bytes>" if kind == "bytes" else display_name(spec)
 
