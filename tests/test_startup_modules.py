@@ -46,29 +46,30 @@ EVAL_HELP = HELP | {"irscale._manifest"}
 #: parser, no declarations of its options (:mod:`irscale.cli.eval_path`, from the
 #: manifest's data; the record of what was given, :mod:`irscale.cli.given`; its run,
 #: :mod:`irscale.cli.eval_run`), trec_eval's options and ``-m`` as trec_eval reads it
-#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`), and the context that
-#: evaluates it.
+#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`, their checks in
+#: :mod:`irscale.core.options`: no declaration, :mod:`irscale.core.params`), the runs told
+#: from folders and patterns (:mod:`irscale.io.call_inputs`, not the readers of
+#: :mod:`irscale.io.sources`), and the context that evaluates it.
 EVAL_START = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
     "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
-    "irscale.core",
-    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
-    "irscale.core.params", "irscale.core.records", "irscale.errors", "irscale.evaluation",
+    "irscale.core", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
+    "irscale.core.reads", "irscale.core.records", "irscale.errors", "irscale.evaluation",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.options"}
+    "irscale.evaluation.contexts.judged", "irscale.evaluation.options", "irscale.io",
+    "irscale.io.call_inputs", "irscale.io.files"}
 #: What the evaluation loads besides: the judging, trec_eval's families of the measures
-#: asked (each its module alone), the run resolver (:mod:`irscale.io.sources`) and the one
-#: writer (:mod:`irscale.cli.outputs`).
+#: asked (each its module alone), the memory limit of the readers (:mod:`irscale.core.budget`)
+#: and the one writer (:mod:`irscale.cli.outputs`); the dicts' reader
+#: (:mod:`irscale.io.native_dicts`) and the readers' messages
+#: (:mod:`irscale.core.input_messages`) only where dicts are given or a message is made.
 EVAL = EVAL_START | {
-    "irscale.cli.outputs", "irscale.core.edge",
-    "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
-    "irscale.core.reads", "irscale.core.run_names",
-    "irscale.evaluation.setup",
-    "irscale.evaluation.trec_text", "irscale.io", "irscale.io.call_inputs", "irscale.io.files",
+    "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge",
+    "irscale.core.kernels", "irscale.core.numbers", "irscale.core.run_names",
+    "irscale.evaluation.setup", "irscale.evaluation.trec_text",
     "irscale.io.formats", "irscale.io.irds", "irscale.io.naming",
-    "irscale.io.native_dicts", "irscale.io.native_files", "irscale.io.native_inputs",
-    "irscale.io.sources", "irscale.measures", "irscale.measures.base",
-    "irscale.measures.layout",
+    "irscale.io.native_files", "irscale.io.native_inputs",
+    "irscale.measures", "irscale.measures.base", "irscale.measures.layout",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
     "irscale.measures.trec_table",
@@ -175,7 +176,7 @@ COMPARE = {
     "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options", "irscale.core.params",
     "irscale.core.progress", "irscale.core.reads", "irscale.core.records", "irscale.core.rows",
     "irscale.core.run_names", "irscale.core.scorematrix", "irscale.core.segments",
-    "irscale.core.strings",
+    "irscale.core.strings", "irscale.core.trec_options",
     "irscale.core.version", "irscale.errors", "irscale.evaluation", "irscale.evaluation.api",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
     "irscale.evaluation.contexts.judged", "irscale.evaluation.judged",
