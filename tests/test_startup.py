@@ -456,10 +456,12 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
 #: declarations of its options; its run in :mod:`irscale.cli.eval_run`), to 64 (52 for
 #: ``-m map``, 57 for the default measures); the checks of trec_eval's options without
-#: their declarations (:mod:`irscale.core.options`, not :mod:`irscale.core.params`), the
-#: runs told from folders without the readers (:mod:`irscale.io.call_inputs`, not
-#: :mod:`irscale.io.sources`), the dicts' reader and the readers' messages loaded where
-#: used, to 60 (48 for ``-m map``, 53 for the default measures). One pin per command line.
+#: their declarations (:mod:`irscale.core.options`, with the values both read,
+#: :mod:`irscale.core.option_values`, not :mod:`irscale.core.params`), the runs told from
+#: folders without the readers (:mod:`irscale.io.call_inputs`, not
+#: :mod:`irscale.io.sources`, nor ir_datasets' reader, :mod:`irscale.io.irds`), the dicts'
+#: reader and the readers' messages loaded where used, to 60 (48 for ``-m map``, 53 for
+#: the default measures). One pin per command line.
 TREC_EVAL_PATH_MODULES = {"map": 48, "official": 53, "options": 60}
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
@@ -483,14 +485,14 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: checked from the manifest's data: :mod:`irscale.cli.eval_path`), the declarations'
 #: module (:mod:`irscale.core.params`, :mod:`irscale.core.trec_options`: the checks of
 #: trec_eval's options are :mod:`irscale.core.options`'), the readers of
-#: :mod:`irscale.io.sources`, and the dicts' reader and the readers' messages, which
-#: plain files that read without a fault need not.
+#: :mod:`irscale.io.sources` and :mod:`irscale.io.irds`, and the dicts' reader and the
+#: readers' messages, which plain files that read without a fault need not.
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
                            "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
                            "irscale.cli.options", "irscale.cli.rules",
                            "irscale.cli.common_params", "irscale.cli.eval_options",
                            "irscale.evaluation.params", "irscale.core.params",
-                           "irscale.core.trec_options", "irscale.io.sources",
+                           "irscale.core.trec_options", "irscale.io.sources", "irscale.io.irds",
                            "irscale.io.native_dicts", "irscale.core.input_messages")
 
 

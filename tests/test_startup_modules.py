@@ -47,13 +47,15 @@ EVAL_HELP = HELP | {"irscale._manifest"}
 #: manifest's data; the record of what was given, :mod:`irscale.cli.given`; its run,
 #: :mod:`irscale.cli.eval_run`), trec_eval's options and ``-m`` as trec_eval reads it
 #: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`, their checks in
-#: :mod:`irscale.core.options`: no declaration, :mod:`irscale.core.params`), the runs told
+#: :mod:`irscale.core.options` and :mod:`irscale.core.option_values`: no declaration,
+#: :mod:`irscale.core.params`), the runs told
 #: from folders and patterns (:mod:`irscale.io.call_inputs`, not the readers of
 #: :mod:`irscale.io.sources`), and the context that evaluates it.
 EVAL_START = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
     "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
-    "irscale.core", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
+    "irscale.core", "irscale.core.extras", "irscale.core.lazy", "irscale.core.option_values",
+    "irscale.core.options",
     "irscale.core.reads", "irscale.core.records", "irscale.errors", "irscale.evaluation",
     "irscale.evaluation.context", "irscale.evaluation.contexts",
     "irscale.evaluation.contexts.judged", "irscale.evaluation.options", "irscale.io",
@@ -67,8 +69,8 @@ EVAL = EVAL_START | {
     "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge",
     "irscale.core.kernels", "irscale.core.numbers", "irscale.core.run_names",
     "irscale.evaluation.setup", "irscale.evaluation.trec_text",
-    "irscale.io.formats", "irscale.io.irds", "irscale.io.naming",
-    "irscale.io.native_files", "irscale.io.native_inputs",
+    "irscale.io.formats", "irscale.io.naming", "irscale.io.native_files",
+    "irscale.io.native_inputs",
     "irscale.measures", "irscale.measures.base", "irscale.measures.layout",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
@@ -173,7 +175,8 @@ COMPARE = {
     "irscale.core.input_messages", "irscale.core.inputs", "irscale.core.judge",
     "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
     "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
-    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options", "irscale.core.params",
+    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.option_values",
+    "irscale.core.options", "irscale.core.params",
     "irscale.core.progress", "irscale.core.reads", "irscale.core.records", "irscale.core.rows",
     "irscale.core.run_names", "irscale.core.scorematrix", "irscale.core.segments",
     "irscale.core.strings", "irscale.core.trec_options",

@@ -16,21 +16,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError, ParameterError
+from .option_values import DEFAULT_RELEVANCE_LEVEL as DEFAULT_RELEVANCE_LEVEL
+from .option_values import INT64_MAX as INT64_MAX
+from .option_values import RELEVANCE_LEVEL as RELEVANCE_LEVEL
 from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Literal, TypeAlias
 
-#: The largest value of a C ``long`` (and of numpy's int64): trec_eval reads ``-l``, ``-M``
-#: and ``-N`` into C longs.
-INT64_MAX = 2**63 - 1
-#: How messages name ``-l``, ``-M`` and ``-N``: as trec_eval's options are named.
-RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
+#: How messages name ``-M`` and ``-N`` (``-l``: :data:`RELEVANCE_LEVEL`): as trec_eval's
+#: options are named.
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
-#: ``-l``'s default, the one every ``relevance_level=`` of the functions reads.
-DEFAULT_RELEVANCE_LEVEL = 1
 
 #: How documents with equal scores are ordered (:class:`RankingOptions`).
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
@@ -64,7 +62,7 @@ def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) ->
     evaluation are checked without loading the declarations' module)."""
     if type(value) is int and low <= value <= high:
         return value
-    from .params import Integers
+    from .params import Integers  # (it imports nothing of this module: no circle)
 
     return Integers(low, high, strict=True).check(value, name)
 

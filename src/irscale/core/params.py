@@ -42,11 +42,9 @@ from collections.abc import Mapping
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
 from .extras import IRDS_INPUT
-
-# the C long's largest value, -l's label and default: with the checks of trec_eval's options
-from .options import DEFAULT_RELEVANCE_LEVEL as DEFAULT_RELEVANCE_LEVEL
-from .options import INT64_MAX as INT64_MAX
-from .options import RELEVANCE_LEVEL as RELEVANCE_LEVEL
+from .option_values import DEFAULT_RELEVANCE_LEVEL as DEFAULT_RELEVANCE_LEVEL
+from .option_values import INT64_MAX as INT64_MAX
+from .option_values import RELEVANCE_LEVEL as RELEVANCE_LEVEL
 from .records import field, record
 
 TYPE_CHECKING = False
@@ -715,7 +713,7 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 
 # --------------------------------------------------------------------------- evaluation
 #: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long; its
-#: label and default are :mod:`irscale.core.options`').
+#: label and default are :mod:`irscale.core.option_values`').
 RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAULT_RELEVANCE_LEVEL,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
                   "L", label=RELEVANCE_LEVEL,

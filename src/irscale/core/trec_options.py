@@ -6,7 +6,8 @@ loading the declarations."""
 
 from __future__ import annotations
 
-from .options import INT64_MAX, MAX_DOCS, NUM_DOCS_IN_COLL, TIE_POLICIES
+from .option_values import INT64_MAX
+from .options import MAX_DOCS, NUM_DOCS_IN_COLL, TIE_POLICIES
 from .params import NO_WORK, RELEVANCE, Integers, Names, Param, Switch
 
 #: The domains of ``-l`` and ``-M`` (integers from 1) and of ``-N`` (from 0): trec_eval
