@@ -461,8 +461,11 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: folders without the readers (:mod:`irscale.io.call_inputs`, not
 #: :mod:`irscale.io.sources`, nor ir_datasets' reader, :mod:`irscale.io.irds`), the dicts'
 #: reader and the readers' messages loaded where used, to 60 (48 for ``-m map``, 53 for
-#: the default measures). One pin per command line.
-TREC_EVAL_PATH_MODULES = {"map": 48, "official": 53, "options": 60}
+#: the default measures); the context taken as the manifest declares it
+#: (:mod:`irscale.evaluation.context_manifest`: not the contexts' registry, their package
+#: and the default context's module), to 58 (46 for ``-m map``, 51 for the default
+#: measures). One pin per command line.
+TREC_EVAL_PATH_MODULES = {"map": 46, "official": 51, "options": 58}
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -486,14 +489,18 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: module (:mod:`irscale.core.params`, :mod:`irscale.core.trec_options`: the checks of
 #: trec_eval's options are :mod:`irscale.core.options`'), the readers of
 #: :mod:`irscale.io.sources` and :mod:`irscale.io.irds`, and the dicts' reader and the
-#: readers' messages, which plain files that read without a fault need not.
+#: readers' messages, which plain files that read without a fault need not, and the
+#: contexts' registry and modules (the context of the call is the manifest's data,
+#: :class:`irscale.evaluation.context_manifest.Declared`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
                            "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
                            "irscale.cli.options", "irscale.cli.rules",
                            "irscale.cli.common_params", "irscale.cli.eval_options",
                            "irscale.evaluation.params", "irscale.core.params",
                            "irscale.core.trec_options", "irscale.io.sources", "irscale.io.irds",
-                           "irscale.io.native_dicts", "irscale.core.input_messages")
+                           "irscale.io.native_dicts", "irscale.core.input_messages",
+                           "irscale.evaluation.context", "irscale.evaluation.contexts",
+                           "irscale.evaluation.contexts.judged")
 
 
 def _modules(argv: list[str], cwd) -> dict:

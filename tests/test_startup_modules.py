@@ -50,15 +50,16 @@ EVAL_HELP = HELP | {"irscale._manifest"}
 #: :mod:`irscale.core.options` and :mod:`irscale.core.option_values`: no declaration,
 #: :mod:`irscale.core.params`), the runs told
 #: from folders and patterns (:mod:`irscale.io.call_inputs`, not the readers of
-#: :mod:`irscale.io.sources`), and the context that evaluates it.
+#: :mod:`irscale.io.sources`), and the context that evaluates it as the manifest declares
+#: it (:mod:`irscale.evaluation.context_manifest`: not the contexts' registry nor the
+#: context's module).
 EVAL_START = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
     "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
     "irscale.core", "irscale.core.extras", "irscale.core.lazy", "irscale.core.option_values",
     "irscale.core.options",
     "irscale.core.reads", "irscale.core.records", "irscale.errors", "irscale.evaluation",
-    "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.options", "irscale.io",
+    "irscale.evaluation.context_manifest", "irscale.evaluation.options", "irscale.io",
     "irscale.io.call_inputs", "irscale.io.files"}
 #: What the evaluation loads besides: the judging, trec_eval's families of the measures
 #: asked (each its module alone), the memory limit of the readers (:mod:`irscale.core.budget`)
@@ -181,8 +182,9 @@ COMPARE = {
     "irscale.core.run_names", "irscale.core.scorematrix", "irscale.core.segments",
     "irscale.core.strings", "irscale.core.trec_options",
     "irscale.core.version", "irscale.errors", "irscale.evaluation", "irscale.evaluation.api",
-    "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.judged",
+    "irscale.evaluation.context", "irscale.evaluation.context_manifest",
+    "irscale.evaluation.contexts", "irscale.evaluation.contexts.judged",
+    "irscale.evaluation.judged",
     "irscale.evaluation.options", "irscale.evaluation.params", "irscale.evaluation.setup",
     "irscale.io", "irscale.io.call_inputs", "irscale.io.files", "irscale.io.formats",
     "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts", "irscale.io.native_files",
