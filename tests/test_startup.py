@@ -491,7 +491,8 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: :mod:`irscale.io.sources` and :mod:`irscale.io.irds`, and the dicts' reader and the
 #: readers' messages, which plain files that read without a fault need not, and the
 #: contexts' registry and modules (the context of the call is the manifest's data,
-#: :class:`irscale.evaluation.context_manifest.Declared`).
+#: :class:`irscale.evaluation.context_manifest.Declared`), and the API's edge (the command
+#: line turns off its switch, :mod:`irscale.core.edge_switch`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
                            "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
                            "irscale.cli.options", "irscale.cli.rules",
@@ -500,7 +501,7 @@ TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures
                            "irscale.core.trec_options", "irscale.io.sources", "irscale.io.irds",
                            "irscale.io.native_dicts", "irscale.core.input_messages",
                            "irscale.evaluation.context", "irscale.evaluation.contexts",
-                           "irscale.evaluation.contexts.judged")
+                           "irscale.evaluation.contexts.judged", "irscale.core.edge")
 
 
 def _modules(argv: list[str], cwd) -> dict:

@@ -62,12 +62,13 @@ EVAL_START = {
     "irscale.evaluation.context_manifest", "irscale.evaluation.options", "irscale.io",
     "irscale.io.call_inputs", "irscale.io.files"}
 #: What the evaluation loads besides: the judging, trec_eval's families of the measures
-#: asked (each its module alone), the memory limit of the readers (:mod:`irscale.core.budget`)
-#: and the one writer (:mod:`irscale.cli.outputs`); the dicts' reader
+#: asked (each its module alone), the memory limit of the readers (:mod:`irscale.core.budget`),
+#: the API's edge turned off (its switch alone, :mod:`irscale.core.edge_switch`: no public
+#: function is called through it) and the one writer (:mod:`irscale.cli.outputs`); the dicts' reader
 #: (:mod:`irscale.io.native_dicts`) and the readers' messages
 #: (:mod:`irscale.core.input_messages`) only where dicts are given or a message is made.
 EVAL = EVAL_START | {
-    "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge",
+    "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge_switch",
     "irscale.core.kernels", "irscale.core.numbers", "irscale.core.run_names",
     "irscale.evaluation.setup", "irscale.evaluation.trec_text",
     "irscale.io.formats", "irscale.io.naming", "irscale.io.native_files",
@@ -172,7 +173,8 @@ COMPARE = {
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
     "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",
     "irscale.core._columnar.fingerprints", "irscale.core.binding", "irscale.core.budget",
-    "irscale.core.columns", "irscale.core.edge", "irscale.core.extras",
+    "irscale.core.columns", "irscale.core.edge", "irscale.core.edge_switch",
+    "irscale.core.extras",
     "irscale.core.input_messages", "irscale.core.inputs", "irscale.core.judge",
     "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
     "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
