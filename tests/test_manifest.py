@@ -140,6 +140,10 @@ def test_the_contexts_as_the_manifest_declares_them_are_the_contexts():
             {a: getattr(context, a) for a in _DECLARED_ATTRIBUTES}, context.name
         assert light.refusal("-J") == context.refusal("-J")
         assert light.loaded() is context
+        for reference in (light.text_by, light.named_runs_by):  # functions that exist
+            module, _, name = (reference or "").partition(":")
+            assert reference is None or callable(
+                getattr(importlib.import_module(module), name, None)), reference
     assert _manifest.CONTEXTS[DEFAULT]["by_data"] is not None
 
 

@@ -28,8 +28,10 @@ COMMANDS: dict[str, str] = {'eval': 'irscale.cli.eval',
  'convert': 'irscale.cli.convert'}
 #: The evaluation contexts, in the order they are asked → the module declaring each, what it
 #: evaluates, the options it reads (``accepts``), its formats, own command, qrels form,
-#: examples, its own output formats (the fields of ``Output``), and whether it claims any
-#: call of trec_eval's measures of qrels.
+#: examples, its own output formats (the fields of ``Output``), whether it claims any call
+#: of trec_eval's measures of qrels, and (``by_data``) what the command line takes it as
+#: without its module where it makes trec_eval's text from the files
+#: (irscale.evaluation.context_manifest.Declared).
 CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.contexts.citations',
                'what': 'citation measures',
                'reads': ('allow_empty',),
