@@ -602,8 +602,6 @@ EDGE_TRANSLATORS = {
     "_with_methods_guarded": "the methods of what a call returns, public too: known once "
                              "the call has returned it",
     "_methods": "the public methods of a class of irscale (guarded's)",
-    "bypassed": "the command line's calls: its messages name its options, not the API's "
-                "arguments",
     "__getattr__": "keyword_error loaded on first use (the binding is not on irscale "
                    "eval's start-up path)",
     # the translators

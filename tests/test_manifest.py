@@ -110,6 +110,71 @@ def test_the_contexts_outputs_and_forms_are_the_declared_ones():
             (context.qrels_format, context.what, context.formats)
 
 
+#: What :class:`~irscale.evaluation.context_manifest.Declared` reads of a context from the
+#: manifest, as the context's attributes name it.
+_DECLARED_ATTRIBUTES = ("name", "what", "why", "accepts", "keep_rank", "baseline_run",
+                        "formats", "command", "qrels_format", "examples", "text_by",
+                        "named_runs_by")
+
+
+def test_the_contexts_as_the_manifest_declares_them_are_the_contexts():
+    """Every field of each context's entry is what the context declares now
+    (:func:`~irscale.evaluation.contexts.declaration`, its claim of trec_eval's measures
+    asked), and a context the manifest holds whole (``by_data``) read from it alone
+    (:class:`~irscale.evaluation.context_manifest.Declared`) has the context's attributes,
+    reads run files and makes its text by the same functions, and refuses an option in the
+    same words; the default context is one (the command line takes it so)."""
+    from irscale.evaluation.context_manifest import DEFAULT, Declared
+    from irscale.evaluation.contexts import declaration, declared
+
+    assert _manifest.DEFAULT_CONTEXT == DEFAULT
+    for context in declared():
+        entry = _manifest.CONTEXTS[context.name]
+        for field, value in declaration(context, probe=True).items():
+            assert entry[field] == value, (context.name, field)
+        assert set(entry) == set(declaration(context)), context.name
+        if entry["by_data"] is None:
+            continue
+        light = Declared(context.name)
+        assert {a: getattr(light, a) for a in _DECLARED_ATTRIBUTES} == \
+            {a: getattr(context, a) for a in _DECLARED_ATTRIBUTES}, context.name
+        assert light.refusal("-J") == context.refusal("-J")
+        assert light.loaded() is context
+        for reference in (light.text_by, light.named_runs_by):  # functions that exist
+            module, _, name = (reference or "").partition(":")
+            assert reference is None or callable(
+                getattr(importlib.import_module(module), name, None)), reference
+    assert _manifest.CONTEXTS[DEFAULT]["by_data"] is not None
+
+
+@pytest.mark.parametrize("method", ["text", "read_runs", "refusal"])
+def test_a_context_that_reads_otherwise_than_its_data_is_not_taken_from_the_manifest(
+        monkeypatch, method):
+    """A context whose text, reading of run files or refusal is a method of its own is not
+    held whole by the manifest (``by_data`` None): its declaration says so, and the
+    manifest written before then disagrees with it (the test above fails)."""
+    from irscale.evaluation.contexts import declaration, load
+
+    judged = load("judged")
+    monkeypatch.setattr(type(judged), method, lambda self, *a, **o: None, raising=False)
+    assert declaration(judged, probe=True)["by_data"] is None
+    assert declaration(judged, probe=True) != _manifest.CONTEXTS["judged"]
+
+
+@pytest.mark.parametrize("attribute", ["why", "keep_rank", "text_by", "named_runs_by"])
+def test_a_context_changed_without_the_manifest_written_again_disagrees(monkeypatch,
+                                                                        attribute):
+    """A declaration the command line reads from the manifest, changed on the context
+    (here for the test's time), makes its declaration and the manifest's data differ."""
+    from irscale.evaluation.contexts import declaration, load
+
+    judged = load("judged")
+    changed = {"why": "other", "keep_rank": True, "text_by": "irscale.x:y",
+               "named_runs_by": None}[attribute]
+    monkeypatch.setattr(type(judged), attribute, changed)
+    assert declaration(judged, probe=True)["by_data"] != _manifest.CONTEXTS["judged"]["by_data"]
+
+
 #: In a fresh interpreter: the names of trec_eval's families read before any is loaded, the
 #: modules each of ``-m map``'s and ``-m P_10``'s reading and plan load, then every family.
 _FRESH = """
@@ -149,19 +214,21 @@ def test_trec_eval_families_load_one_module_at_a_time():
 @pytest.mark.parametrize("argv", [["-m", "map"], [], ["-q", "-m", "P.5,10", "-m", "ndcg_cut_10"],
                                   ["-c", "-J", "-M", "1", "-l", "2", "-m", "all_trec"]],
                          ids=["map", "official", "cut-offs", "options"])
-def test_eval_of_trec_eval_measures_loads_its_context_alone(tmp_path, argv):
-    """``irscale eval`` of trec_eval's measures of TREC files imports the module of the one
-    context that evaluates them, no other."""
+def test_eval_of_trec_eval_measures_loads_no_context(tmp_path, argv):
+    """``irscale eval`` of trec_eval's measures of TREC files imports no context's module:
+    the one that evaluates them is taken as the manifest declares it
+    (:class:`~irscale.evaluation.context_manifest.Declared`), its text straight from the
+    files made by the function it names."""
     (tmp_path / "qrels").write_text("1 0 d1 1\n1 0 d2 0\n")
     (tmp_path / "run").write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
     code = ("import json, sys\nfrom irscale.cli.main import main\n"
             f"status = main({[*['eval'], *argv, 'qrels', 'run']!r})\n"
             "print(json.dumps([status, sorted(m for m in sys.modules "
-            "if m.startswith('irscale.evaluation.contexts.'))]))")
+            "if m.startswith('irscale.evaluation.context'))]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300, check=True)
     status, loaded = json.loads(done.stdout.splitlines()[-1])
-    assert (status, loaded) == (0, ["irscale.evaluation.contexts.judged"]), done.stderr
+    assert (status, loaded) == (0, ["irscale.evaluation.context_manifest"]), done.stderr
 
 
 def test_the_manifest_names_modules_that_exist():

@@ -106,7 +106,7 @@ def test_integers_strict_refuses_integral_floats_and_names_keep_their_spelling()
 #: generated check below reads every other one as the declaration's): function → its
 #: parameter → why it is not the declared one.
 NOT_THE_DECLARATION: dict[str, dict[str, str]] = {
-    # io.formats.FORMAT is the command line's --format of the tables (text by default);
+    # cli.common_params.FORMAT is the command line's --format of the tables (text by default);
     # the writers' fmt= picks a file format of their own
     "irscale.measures.results.Evaluation.write": {"fmt": "trec_eval's text by default"},
     "irscale.measures.results.Evaluation.format": {"fmt": "trec_eval's text by default"},

@@ -455,8 +455,17 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: loaded only for a measure object of ir_measures, to 74 (62 for ``-m map``); parsed
 #: and checked from the manifest's data (:mod:`irscale.cli.eval_path`: no parser, no
 #: declarations of its options; its run in :mod:`irscale.cli.eval_run`), to 64 (52 for
-#: ``-m map``).
-TREC_EVAL_PATH_MODULES = 64
+#: ``-m map``, 57 for the default measures); the checks of trec_eval's options without
+#: their declarations (:mod:`irscale.core.options`, with the values both read,
+#: :mod:`irscale.core.option_values`, not :mod:`irscale.core.params`), the runs told from
+#: folders without the readers (:mod:`irscale.io.call_inputs`, not
+#: :mod:`irscale.io.sources`, nor ir_datasets' reader, :mod:`irscale.io.irds`), the dicts'
+#: reader and the readers' messages loaded where used, to 60 (48 for ``-m map``, 53 for
+#: the default measures); the context taken as the manifest declares it
+#: (:mod:`irscale.evaluation.context_manifest`: not the contexts' registry, their package
+#: and the default context's module), to 58 (46 for ``-m map``, 51 for the default
+#: measures). One pin per command line.
+TREC_EVAL_PATH_MODULES = {"map": 46, "official": 51, "options": 58}
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -476,12 +485,23 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: :data:`irscale._manifest.BINDING_REFUSES`), ir_measures' names (its measures are names,
 #: not ir_measures' objects: :func:`irscale.measures.names.labelled_names`), the
 #: batches' command, and the parser and the declarations of ``eval``'s options (parsed and
-#: checked from the manifest's data: :mod:`irscale.cli.eval_path`).
+#: checked from the manifest's data: :mod:`irscale.cli.eval_path`), the declarations'
+#: module (:mod:`irscale.core.params`, :mod:`irscale.core.trec_options`: the checks of
+#: trec_eval's options are :mod:`irscale.core.options`'), the readers of
+#: :mod:`irscale.io.sources` and :mod:`irscale.io.irds`, and the dicts' reader and the
+#: readers' messages, which plain files that read without a fault need not, and the
+#: contexts' registry and modules (the context of the call is the manifest's data,
+#: :class:`irscale.evaluation.context_manifest.Declared`), and the API's edge (the command
+#: line turns off its switch, :mod:`irscale.core.edge_switch`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
                            "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
                            "irscale.cli.options", "irscale.cli.rules",
                            "irscale.cli.common_params", "irscale.cli.eval_options",
-                           "irscale.evaluation.params")
+                           "irscale.evaluation.params", "irscale.core.params",
+                           "irscale.core.trec_options", "irscale.io.sources", "irscale.io.irds",
+                           "irscale.io.native_dicts", "irscale.core.input_messages",
+                           "irscale.evaluation.context", "irscale.evaluation.contexts",
+                           "irscale.evaluation.contexts.judged", "irscale.core.edge")
 
 
 def _modules(argv: list[str], cwd) -> dict:
@@ -491,10 +511,10 @@ def _modules(argv: list[str], cwd) -> dict:
 
 
 @pytest.mark.parametrize(("argv", "most"), [
-    (["eval", "-m", "map", "qrels", "run"], TREC_EVAL_PATH_MODULES),
-    (["eval", "qrels", "run"], TREC_EVAL_PATH_MODULES),
+    (["eval", "-m", "map", "qrels", "run"], TREC_EVAL_PATH_MODULES["map"]),
+    (["eval", "qrels", "run"], TREC_EVAL_PATH_MODULES["official"]),
     (["eval", "-q", "-c", "-J", "-M", "2", "-m", "all_trec", "qrels", "run", "run2"],
-     TREC_EVAL_PATH_MODULES),
+     TREC_EVAL_PATH_MODULES["options"]),
     (["eval", "--help"], EVAL_HELP_MODULES),
 ], ids=["map", "official", "options", "help"])
 def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
@@ -512,10 +532,13 @@ def test_the_trec_eval_path_loads_a_pinned_number_of_modules(tiny, argv, most):
 
 #: The standard modules the trec_eval path does not load: ``re`` and ``enum`` (which ``re``
 #: imports) cost 26 M instructions, two thirds of ``python -c pass``; argparse is the full
-#: parser's; numpy and pandas, the Python readers'. The script runs ``irscale ARGV`` and
+#: parser's; numpy and pandas, the Python readers'; math and resource, shared libraries
+#: (about 0.5 and 0.3 M instructions each on the launcher's path), loaded where a number
+#: is checked or a limit is not in ``/proc/self/limits``. The script runs ``irscale ARGV`` and
 #: writes, last on standard error, the ones irscale loaded (run without site: no .pth
 #: loads one first).
-TREC_EVAL_PATH_UNLOADED_STANDARD = ("re", "enum", "argparse", "typing", "numpy", "pandas")
+TREC_EVAL_PATH_UNLOADED_STANDARD = ("re", "enum", "argparse", "typing", "numpy", "pandas",
+                                    "math", "resource")
 _STANDARD_SCRIPT = textwrap.dedent(f"""
     import sys
     before = set(sys.modules)
@@ -544,6 +567,42 @@ def test_the_trec_eval_path_loads_no_regular_expressions(tiny, argv):
     status, *loaded = done.stderr.strip().splitlines()[-1].split()
     assert status == "0", done.stderr
     assert loaded == [], loaded
+
+
+#: The address-space limit of a process, as :func:`irscale.core.budget._address_limit` and
+#: as :mod:`resource` read it, printed as JSON (``[from /proc, from resource, without
+#: /proc]``), under the limit given in argv (``-1``: none set).
+_LIMIT_SCRIPT = textwrap.dedent("""
+    import builtins, json, resource, sys
+    if int(sys.argv[1]) >= 0:
+        resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), resource.RLIM_INFINITY))
+    from irscale.core import budget
+    read = budget._address_limit()
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    opened = builtins.open
+    def refused(path, *args, **kwargs):
+        if path == "/proc/self/limits":
+            raise OSError(2, "no /proc here")
+        return opened(path, *args, **kwargs)
+    builtins.open = refused
+    print(json.dumps([read, None if soft == resource.RLIM_INFINITY else soft,
+                      budget._address_limit()]))
+""")
+
+
+@pytest.mark.parametrize("limit", [-1, 3 << 30, (1 << 40) + 4096])
+def test_the_address_space_limit_is_read_without_resource(limit):
+    """The readers' memory limit (:func:`irscale.core.budget.default_max_memory`) reads the
+    address-space limit from ``/proc/self/limits`` (loading :mod:`resource`, a shared
+    library, costs more than reading a small run): the same value as :mod:`resource`'s,
+    none where unlimited, and :mod:`resource`'s where ``/proc`` cannot be read."""
+    if not os.path.exists("/proc/self/limits"):
+        pytest.skip("no /proc/self/limits: resource is read")
+    done = subprocess.run([sys.executable, "-c", _LIMIT_SCRIPT, str(limit)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    read, expected, without = json.loads(done.stdout)
+    assert read == expected == without, done.stdout
+    assert limit < 0 or read == limit, done.stdout
 
 
 #: ``irscale ARGV`` as the process's entry point (``main()``, its start-up without the

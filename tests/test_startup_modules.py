@@ -46,29 +46,34 @@ EVAL_HELP = HELP | {"irscale._manifest"}
 #: parser, no declarations of its options (:mod:`irscale.cli.eval_path`, from the
 #: manifest's data; the record of what was given, :mod:`irscale.cli.given`; its run,
 #: :mod:`irscale.cli.eval_run`), trec_eval's options and ``-m`` as trec_eval reads it
-#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`), and the context that
-#: evaluates it.
+#: (:mod:`irscale.cli.runargs`, :mod:`irscale.evaluation.options`, their checks in
+#: :mod:`irscale.core.options` and :mod:`irscale.core.option_values`: no declaration,
+#: :mod:`irscale.core.params`), the runs told
+#: from folders and patterns (:mod:`irscale.io.call_inputs`, not the readers of
+#: :mod:`irscale.io.sources`), and the context that evaluates it as the manifest declares
+#: it (:mod:`irscale.evaluation.context_manifest`: not the contexts' registry nor the
+#: context's module).
 EVAL_START = {
     "irscale", "irscale._engine", "irscale._manifest", "irscale.cli", "irscale.cli.eval_path",
     "irscale.cli.eval_run", "irscale.cli.given", "irscale.cli.main", "irscale.cli.runargs",
-    "irscale.core",
-    "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy", "irscale.core.options",
-    "irscale.core.params", "irscale.core.records", "irscale.errors", "irscale.evaluation",
-    "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.options"}
+    "irscale.core", "irscale.core.extras", "irscale.core.lazy", "irscale.core.option_values",
+    "irscale.core.options",
+    "irscale.core.reads", "irscale.core.records", "irscale.errors", "irscale.evaluation",
+    "irscale.evaluation.context_manifest", "irscale.evaluation.options", "irscale.io",
+    "irscale.io.call_inputs", "irscale.io.files"}
 #: What the evaluation loads besides: the judging, trec_eval's families of the measures
-#: asked (each its module alone), the run resolver (:mod:`irscale.io.sources`) and the one
-#: writer (:mod:`irscale.cli.outputs`).
+#: asked (each its module alone), the memory limit of the readers (:mod:`irscale.core.budget`),
+#: the API's edge turned off (its switch alone, :mod:`irscale.core.edge_switch`: no public
+#: function is called through it) and the one writer (:mod:`irscale.cli.outputs`); the dicts' reader
+#: (:mod:`irscale.io.native_dicts`) and the readers' messages
+#: (:mod:`irscale.core.input_messages`) only where dicts are given or a message is made.
 EVAL = EVAL_START | {
-    "irscale.cli.outputs", "irscale.core.edge",
-    "irscale.core.input_messages", "irscale.core.kernels", "irscale.core.numbers",
-    "irscale.core.reads", "irscale.core.run_names",
-    "irscale.evaluation.setup",
-    "irscale.evaluation.trec_text", "irscale.io", "irscale.io.call_inputs", "irscale.io.files",
-    "irscale.io.formats", "irscale.io.irds", "irscale.io.naming",
-    "irscale.io.native_dicts", "irscale.io.native_files", "irscale.io.native_inputs",
-    "irscale.io.sources", "irscale.measures", "irscale.measures.base",
-    "irscale.measures.layout",
+    "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge_switch",
+    "irscale.core.kernels", "irscale.core.numbers", "irscale.core.run_names",
+    "irscale.evaluation.setup", "irscale.evaluation.trec_text",
+    "irscale.io.formats", "irscale.io.naming", "irscale.io.native_files",
+    "irscale.io.native_inputs",
+    "irscale.measures", "irscale.measures.base", "irscale.measures.layout",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
     "irscale.measures.trec_table",
@@ -168,17 +173,20 @@ COMPARE = {
     "irscale.cli.rules", "irscale.cli.runargs", "irscale.core", "irscale.core._columnar",
     "irscale.core._columnar.blocks", "irscale.core._columnar.duplicates",
     "irscale.core._columnar.fingerprints", "irscale.core.binding", "irscale.core.budget",
-    "irscale.core.checked", "irscale.core.columns", "irscale.core.edge", "irscale.core.extras",
+    "irscale.core.checked", "irscale.core.columns", "irscale.core.edge",
+    "irscale.core.edge_switch", "irscale.core.extras",
     "irscale.core.input_messages", "irscale.core.inputs", "irscale.core.judge",
     "irscale.core.judged", "irscale.core.kernels", "irscale.core.lazy",
     "irscale.core.mean_intervals", "irscale.core.native_columns", "irscale.core.native_judge",
-    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.options", "irscale.core.params",
+    "irscale.core.notebook", "irscale.core.numbers", "irscale.core.option_values",
+    "irscale.core.options", "irscale.core.params",
     "irscale.core.progress", "irscale.core.reads", "irscale.core.records", "irscale.core.rows",
     "irscale.core.run_names", "irscale.core.scorematrix", "irscale.core.segments",
-    "irscale.core.strings",
+    "irscale.core.strings", "irscale.core.trec_options",
     "irscale.core.version", "irscale.errors", "irscale.evaluation", "irscale.evaluation.api",
-    "irscale.evaluation.context", "irscale.evaluation.contexts",
-    "irscale.evaluation.contexts.judged", "irscale.evaluation.judged",
+    "irscale.evaluation.context", "irscale.evaluation.context_manifest",
+    "irscale.evaluation.contexts", "irscale.evaluation.contexts.judged",
+    "irscale.evaluation.judged",
     "irscale.evaluation.options", "irscale.evaluation.params", "irscale.evaluation.setup",
     "irscale.io", "irscale.io.call_inputs", "irscale.io.files", "irscale.io.formats",
     "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts", "irscale.io.native_files",

@@ -208,7 +208,9 @@ def render() -> str:
          "The evaluation contexts, in the order they are asked → the module declaring each,"
          " what it evaluates, the options it reads (``accepts``), its "
          "formats, own command, qrels form, examples, its own output formats (the fields "
-         "of ``Output``), and whether it claims any call of trec_eval's measures of qrels",
+         "of ``Output``), whether it claims any call of trec_eval's measures of qrels, and "
+         "(``by_data``) what the command line takes it as without its module where it makes "
+         "trec_eval's text from the files (irscale.evaluation.context_manifest.Declared)",
          _contexts()),
         ("DEFAULT_CONTEXT: str", "The context of a call no other claims", DEFAULT),
         ("MEASURE_CONTEXTS: tuple[str, ...]",

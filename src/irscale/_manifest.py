@@ -28,8 +28,10 @@ COMMANDS: dict[str, str] = {'eval': 'irscale.cli.eval',
  'convert': 'irscale.cli.convert'}
 #: The evaluation contexts, in the order they are asked → the module declaring each, what it
 #: evaluates, the options it reads (``accepts``), its formats, own command, qrels form,
-#: examples, its own output formats (the fields of ``Output``), and whether it claims any
-#: call of trec_eval's measures of qrels.
+#: examples, its own output formats (the fields of ``Output``), whether it claims any call
+#: of trec_eval's measures of qrels, and (``by_data``) what the command line takes it as
+#: without its module where it makes trec_eval's text from the files
+#: (irscale.evaluation.context_manifest.Declared).
 CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.contexts.citations',
                'what': 'citation measures',
                'reads': ('allow_empty',),
@@ -38,7 +40,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
                'qrels_format': None,
                'examples': (),
                'outputs': (),
-               'claims_trec_eval': False},
+               'claims_trec_eval': False,
+               'by_data': None},
  'fairness': {'module': 'irscale.evaluation.contexts.fairness',
               'what': 'fairness measures',
               'reads': ('allow_empty', 'labels'),
@@ -47,7 +50,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
               'qrels_format': None,
               'examples': (),
               'outputs': (),
-              'claims_trec_eval': False},
+              'claims_trec_eval': False,
+              'by_data': None},
  'intents': {'module': 'irscale.evaluation.contexts.intents',
              'what': 'diversity measures',
              'reads': ('allow_empty',
@@ -74,7 +78,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
                                      'prints its amean row)',
                           'at_once': True,
                           'intervals': False},),
-             'claims_trec_eval': False},
+             'claims_trec_eval': False,
+             'by_data': None},
  'judged': {'module': 'irscale.evaluation.contexts.judged',
             'what': "trec_eval's and the catalogue's measures",
             'reads': ('allow_empty',
@@ -110,7 +115,13 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
                                     '-q/--per-query and -n/--no-summary do not apply',
                          'at_once': False,
                          'intervals': True},),
-            'claims_trec_eval': True},
+            'claims_trec_eval': True,
+            'by_data': {'why': 'the intents are read by diversity measures only: I-rec@10, '
+                               'D#-nDCG@10, P+Q ...',
+                        'keep_rank': False,
+                        'baseline_run': False,
+                        'text_by': 'irscale.evaluation.trec_text:trec_eval_text',
+                        'named_runs_by': 'irscale.io.naming:named_files'}},
  'nuggets': {'module': 'irscale.evaluation.contexts.nuggets',
              'what': 'nugget measures',
              'reads': ('allow_empty',),
@@ -119,7 +130,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
              'qrels_format': None,
              'examples': (),
              'outputs': (),
-             'claims_trec_eval': False},
+             'claims_trec_eval': False,
+             'by_data': None},
  'prefs': {'module': 'irscale.evaluation.contexts.prefs',
            'what': 'preference judgments',
            'reads': ('allow_empty', 'complete', 'max_docs', 'relevance_format'),
@@ -128,7 +140,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
            'qrels_format': None,
            'examples': (),
            'outputs': (),
-           'claims_trec_eval': False},
+           'claims_trec_eval': False,
+           'by_data': None},
  'pyramids': {'module': 'irscale.evaluation.contexts.pyramids',
               'what': 'pyramid scores',
               'reads': ('allow_empty',),
@@ -137,7 +150,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
               'qrels_format': None,
               'examples': (),
               'outputs': (),
-              'claims_trec_eval': False},
+              'claims_trec_eval': False,
+              'by_data': None},
  'qrels_jg': {'module': 'irscale.evaluation.contexts.qrels_jg',
               'what': 'multi-judge qrels (-R qrels_jg)',
               'reads': ('allow_empty',
@@ -151,7 +165,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
               'qrels_format': None,
               'examples': (),
               'outputs': (),
-              'claims_trec_eval': False},
+              'claims_trec_eval': False,
+              'by_data': None},
  'sessions': {'module': 'irscale.evaluation.contexts.sessions',
               'what': 'session measures',
               'reads': ('allow_empty', 'labels', 'relevance_level'),
@@ -160,7 +175,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
               'qrels_format': None,
               'examples': (),
               'outputs': (),
-              'claims_trec_eval': False},
+              'claims_trec_eval': False,
+              'by_data': None},
  'texts': {'module': 'irscale.evaluation.contexts.texts',
            'what': 'ROUGE and BLEU',
            'reads': ('allow_empty',),
@@ -169,7 +185,8 @@ CONTEXTS: dict[str, dict] = {'citations': {'module': 'irscale.evaluation.context
            'qrels_format': None,
            'examples': (),
            'outputs': (),
-           'claims_trec_eval': False}}
+           'claims_trec_eval': False,
+           'by_data': None}}
 #: The context of a call no other claims.
 DEFAULT_CONTEXT: str = 'judged'
 #: The catalogue's contexts, in the order it lists them.

@@ -118,6 +118,18 @@ CASES = [
         "session measures cannot be mixed with other measures ('map')", files=FILES),
     err("eval-trec-family-bad-parameter", ["eval", "-m", "P.x", "qrels.txt", "a.run"],
         "measure 'P': cut-offs must be positive integers, got 'x'", files=FILES),
+    # trec_eval's names of TREC files take the default context as the manifest declares it
+    # (irscale.evaluation.context_manifest.Declared, its module not loaded): its refusals
+    # are the context's, word for word
+    err("eval-trec-names-declared-context-refuses-intents",
+        ["eval", "-m", "map", "--intent-probs", "p.txt", "qrels.txt", "a.run"],
+        "--intent-probs does not apply to trec_eval's and the catalogue's measures (the "
+        "intents are read by diversity measures only: I-rec@10, D#-nDCG@10, P+Q ...)",
+        files={**FILES, "p.txt": b"1 1 0.5\n"}),
+    err("eval-trec-names-declared-context-refuses-relevance-format",
+        ["eval", "-R", "qrels", "qrels.txt", "a.run"],
+        "-R/--relevance-format does not apply to trec_eval's and the catalogue's measures (",
+        files=FILES),
 ]
 
 

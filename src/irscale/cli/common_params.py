@@ -6,11 +6,15 @@ from __future__ import annotations
 from ..core.extras import DASK, IRDS_INPUT, RUN_INPUTS, Requires
 from ..core.params import ALLOW_EMPTY as ALLOW_EMPTY
 from ..core.params import QRELS_OPTION as QRELS_OPTION
-from ..core.params import InputFiles, OutputPath, Param, Switch, Text
+from ..core.params import InputFiles, Names, OutputPath, Param, Switch, Text
 
 #: ``--labels NAME=FILE``: declared with the evaluation's bindings, whose rules name it.
 from ..evaluation.params import LABEL_FILES as LABEL_FILES
+from ..io.formats import FORMATS
 
+#: The ``--format`` of every command: one of the subset of :data:`irscale.io.formats.FORMATS`
+#: its results write.
+FORMAT = Param("fmt", Names("format", FORMATS), "text", "output format", ("--format",))
 OUTPUT = Param("output", OutputPath(), "-", "write the output to FILE; an existing file is never "
                "replaced without --force", ("-o", "--output"), "FILE",
                unset="standard output")

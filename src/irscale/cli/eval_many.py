@@ -10,8 +10,8 @@ import warnings
 from ..core.params import OutputPath, Param
 from ..errors import ParameterError
 from ..evaluation.params import EVALUATE_MANY
-from ..io.formats import FORMAT, OUTPUT_FORMATS
-from .common_params import ALLOW_EMPTY, MEASURES, QRELS, RUNS
+from ..io.formats import OUTPUT_FORMATS
+from .common_params import ALLOW_EMPTY, FORMAT, MEASURES, QRELS, RUNS
 from .intervals import add_interval_options, intervals_text
 from .main import SUBCOMMANDS
 from .options import (

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from ..evaluation.context import Context
+    from ..evaluation.context_manifest import Declared
 
 
 def parse(argv: Sequence[str]) -> Any:
@@ -111,7 +112,7 @@ def _plain_inputs(paths: Sequence[str]) -> bool:
     reads (a Parquet run, an ir_datasets dataset: the declared requirements,
     :data:`irscale.core.extras.IRDS_INPUT` and ``RUN_INPUTS``)."""
     from ..core.extras import IRDS_INPUT, RUN_INPUTS
-    from ..io.sources import expands
+    from ..io.call_inputs import expands
 
     qrels, runs = paths[0], paths[1:]
     if IRDS_INPUT.needed(qrels):
@@ -151,21 +152,28 @@ def _default(dest: str) -> Any:
     return EVAL_PATH["defaults"][dest]
 
 
-def eval_context(args: argparse.Namespace) -> Context:
+def eval_context(args: argparse.Namespace) -> Context | Declared:
     """The context of the call, chosen as :func:`irscale.evaluate` chooses it, given the
     form QRELS are read in (with ``-R qrels``: a context's own, :func:`qrels_context`, the
     others' own output formats then refused; ``"trec"`` otherwise); a context with a
-    command of its own (its inputs are not qrels and TREC runs) is refused, naming it."""
-    from ..evaluation.contexts import choose
+    command of its own (its inputs are not qrels and TREC runs) is refused, naming it. A
+    call of trec_eval's measures that no other context claims is the default context as
+    the manifest declares it (:func:`~irscale.evaluation.context_manifest.declared_default`:
+    no context's module loaded)."""
+    from ..evaluation.context_manifest import declared_default
 
     read = None
     if args.relevance_format == _default("relevance_format"):
         read = qrels_context(args)
         refuse_outputs(args, read)
     measures = [n for spec in (args.measures or []) for n in spec.split()]
-    context = choose(args.qrels, measures, {
-        "relevance_format": args.relevance_format,
-        "qrels_format": "trec" if read is None else read.qrels_format})
+    options = {"relevance_format": args.relevance_format,
+               "qrels_format": "trec" if read is None else read.qrels_format}
+    context: Context | Declared | None = declared_default(args.qrels, measures, options)
+    if context is None:
+        from ..evaluation.contexts import choose
+
+        context = choose(args.qrels, measures, options)
     if context.command is not None:
         raise ParameterError(context.elsewhere())
     return context
@@ -179,8 +187,8 @@ def qrels_context(args: argparse.Namespace) -> Context | None:
     with ``--qrels-format trec`` and its form with other measures are refused. A context's
     claim loads its measures only for a name that is none of trec_eval's or the
     catalogue's; a context is not loaded at all for trec_eval's names where the manifest
-    says it claims none (:func:`~irscale.evaluation.contexts.declarations`)."""
-    from ..evaluation.contexts import declarations, load, trec_eval_call
+    says it claims none (:func:`~irscale.evaluation.context_manifest.declarations`)."""
+    from ..evaluation.context_manifest import declarations, load, trec_eval_call
 
     auto = _default("qrels_format")
     names = [name for spec in (args.measures or []) for name in spec.split()]
@@ -218,8 +226,8 @@ def refuse_outputs(args: argparse.Namespace, read: Context | None) -> None:
     """``--format`` one of the output formats of a context whose QRELS are read in a form
     of its own (:attr:`~irscale.evaluation.context.Context.outputs`) when they are not
     (``read``, :func:`qrels_context`): refused, naming a measure of that context (its
-    formats read from the manifest, :func:`~irscale.evaluation.contexts.declarations`)."""
-    from ..evaluation.contexts import declarations, load
+    formats read from the manifest, :func:`~irscale.evaluation.context_manifest.declarations`)."""
+    from ..evaluation.context_manifest import declarations, load
 
     for name, declared in declarations().items():
         if declared["qrels_format"] is not None and (read is None or name != read.name) \
@@ -233,7 +241,7 @@ def refuse_unread_options(args: argparse.Namespace) -> None:
     """The one rule of :func:`irscale.evaluate` on the command line: an option of
     :data:`API_OPTIONS` given that ``args.context`` does not read is refused, spelt as
     the command declares it."""
-    from ..evaluation.context import refuse_unread
+    from ..evaluation.context_manifest import refuse_unread
 
     named: dict[str, str] = {}
     for dest, option in API_OPTIONS.items():

@@ -7,8 +7,8 @@ import argparse
 
 from ..core.params import TABLE_DIGITS, InputFiles, OutputPath, Param
 from ..evaluation.params import EVALUATE_SEEDS, EVERY_RUN, PAIRS, SEED_TABLE
-from ..io.formats import FORMAT, TABLE_FORMATS
-from .common_params import MEASURES, QRELS
+from ..io.formats import TABLE_FORMATS
+from .common_params import FORMAT, MEASURES, QRELS
 from .intervals import add_interval_options, interval_arguments
 from .main import SUBCOMMANDS
 from .options import DIGITS_RULE, add_command, add_output

@@ -487,7 +487,7 @@ def _run(args: argparse.Namespace, request: Any) -> int:
     import contextlib
 
     from ..core import reads
-    from ..core.edge import bypassed
+    from ..core.edge_switch import bypassed
     from ..core.numbers import floating_point_errors, text_scope
     from .outputs import guarded_stdout, write_outputs
 

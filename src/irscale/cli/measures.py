@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..io.formats import CATALOGUE_FORMATS, FORMAT
+from ..io.formats import CATALOGUE_FORMATS
 from ..measures.catalogue_params import CATALOGUE_CONTEXT, LISTING
+from .common_params import FORMAT
 from .main import SUBCOMMANDS
 from .options import add_command, add_output
 from .outputs import Done

@@ -14,11 +14,11 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from ..core.options import TIE_ORDERS, TIE_POLICY
+from ..core.options import TIE_ORDERS
 from ..core.params import NO_WORK, Cost, Integers, Listed, Names, Param, Reals, Switch, Text
+from ..core.trec_options import TIE_POLICY
 from ..errors import ParameterError
-from ..io.formats import FORMAT
-from .common_params import FORCE, NO_PROGRESS, OUTPUT, SCHEDULER
+from .common_params import FORCE, FORMAT, NO_PROGRESS, OUTPUT, SCHEDULER
 from .given import wants_progress as wants_progress
 from .main import SUBCOMMANDS
 from .outputs import declare_paths

@@ -30,7 +30,6 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 
-from ..core.params import InputFiles, OutputKind, OutputPath, PathDomain
 from ..core.records import record
 from ..errors import ParameterError
 
@@ -40,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import IO, Any, Literal
 
+    from ..core.params import OutputKind, PathDomain
     from ..io.call_inputs import InputFile
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -58,6 +58,10 @@ def declare_paths(action: argparse.Action, domain: object) -> None:
     """Give ``action`` the file role of ``domain``, the domain of the parameter it was built
     from (:func:`irscale.cli.options.add_param`): an input (:class:`~irscale.core.params.
     InputFiles`), an output (:class:`~irscale.core.params.OutputPath`), or none."""
+    # the declarations' module, loaded with the parser built from them (a command line
+    # parsed from the manifest's data, cli.eval_path, loads neither)
+    from ..core.params import InputFiles, OutputPath
+
     if isinstance(domain, (InputFiles, OutputPath)):
         setattr(action, PATHS, domain)
 
@@ -101,6 +105,8 @@ class CallFiles:
 
 def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> CallFiles:
     """The inputs and outputs the options of ``args`` name, in its command's parsers."""
+    from ..core.params import InputFiles
+
     files = CallFiles([], [])
     seen: set[str] = set()
     for command in command_parsers(parser, args):

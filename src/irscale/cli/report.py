@@ -28,7 +28,7 @@ from ..core.params import (
 from ..core.records import record
 from ..errors import ParameterError
 from ..evaluation.params import COLLECTION, COLLECTIONS
-from ..io.formats import FORMAT, REPORT_FORMATS
+from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..report import sections
 from ..report.params import JUDGES, TITLE
@@ -42,7 +42,7 @@ from ..report.sections.answers import (
     CITATIONS_SAMPLE,
 )
 from ..stats.names import MULTIPLE_CORRECTION, WEIGHTS
-from .common_params import MEASURES, QRELS, RUNS
+from .common_params import FORMAT, MEASURES, QRELS, RUNS
 from .compare_collections import (
     WEIGHTS_RULE,
     across,

@@ -43,9 +43,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
     """``paths``, after refusing a run file named twice, under one name or two
-    (:func:`~irscale.io.sources.check_distinct`; standard input is one input anyway)."""
+    (:func:`~irscale.io.call_inputs.check_distinct`; standard input is one input anyway)."""
+    from ..io.call_inputs import check_distinct
     from ..io.files import is_stdio
-    from ..io.sources import check_distinct
 
     check_distinct(path for path in paths if not is_stdio(path))
     return paths
@@ -53,11 +53,18 @@ def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
 
 def run_paths(paths: Sequence[str]) -> Sequence[str]:
     """The run files of ``paths`` (a folder or glob pattern: its run files), each once
-    (:func:`distinct_runs`)."""
-    from ..io.sources import expands, run_files
+    (:func:`distinct_runs`); the readers (:func:`~irscale.io.sources.run_files`) loaded
+    for a folder or pattern alone."""
+    from ..io.call_inputs import expands
 
-    return distinct_runs([file for path in paths
-                          for file in (run_files(path) if expands(path) else [path])])
+    def files(path: str) -> Sequence[str]:
+        if not expands(path):
+            return [path]
+        from ..io.sources import run_files
+
+        return run_files(path)
+
+    return distinct_runs([file for path in paths for file in files(path)])
 
 
 def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
@@ -108,10 +115,11 @@ def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
 
 def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False,
                           leave_out: tuple[str, ...] = ()) -> None:
-    """trec_eval's options (:data:`~irscale.core.options.TREC_EVAL_PARAMS`) but those named
+    """trec_eval's options (:data:`~irscale.core.trec_options.TREC_EVAL_PARAMS`) but those named
     in ``leave_out`` (a command that fixes them); ``trec_eval``: ``-l`` also spelt
     ``--level-for-rel``."""
-    from ..core.options import TIE_POLICIES, TREC_EVAL_PARAMS
+    from ..core.options import TIE_POLICIES
+    from ..core.trec_options import TREC_EVAL_PARAMS
     from .options import add_param
 
     # the choices of trec_eval's options that argparse checks (its message and metavar)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 from ..core.binding import Binding, Excludes, Required
-from ..core.options import TIE_POLICY
 from ..core.params import (
     CUTOFF,
     DEFAULT_RRF_K,
@@ -44,6 +43,7 @@ from ..core.params import (
     Text,
 )
 from ..core.records import replace
+from ..core.trec_options import TIE_POLICY
 from ..io.params import CONFUSION_FILE as CONFUSION_FILE
 from ..stats.names import MULTIPLE_CORRECTION, PROCEDURE, SHARD_MODEL_NAMES, TEST_NAMES
 from ..stats.params import SHARD_MODEL as SHARD_MODEL

@@ -22,7 +22,6 @@ not measurements.
 
 from __future__ import annotations
 
-import math
 import os
 
 from ..errors import ParameterError
@@ -53,6 +52,8 @@ def parse_size(text: str | int | float, option: str = MAX_MEMORY) -> int:
     if isinstance(text, bool):
         raise ParameterError(f"{option} takes a size such as 2G or 500M, got {text!r}")
     if isinstance(text, int | float):
+        import math  # (a shared library: the limit of the readers needs none)
+
         value = float(text)
         if not (math.isfinite(value) and value >= 1):
             raise ParameterError(f"{option} must be a positive size, got {text!r}")
@@ -79,19 +80,37 @@ def _default_limit() -> tuple[int, str]:
                    "this machine's memory")]
     except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
         limits = [(16 << 30, "this machine's memory")]
-    try:
-        import resource
-
-        address = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if address != resource.RLIM_INFINITY:
-            limits.append((address, "the address space ulimit -v allows"))
-    except (ImportError, OSError, ValueError):  # pragma: no cover - non-POSIX
-        pass
+    address = _address_limit()
+    if address is not None:
+        limits.append((address, "the address space ulimit -v allows"))
     cgroup = _cgroup_limit()
     if cgroup is not None:
         limits.append((cgroup, "the memory limit of its cgroup"))
     size, what = min(limits)
     return size // 2, what
+
+
+def _address_limit() -> int | None:
+    """This process's address-space limit (``ulimit -v``, the soft ``RLIMIT_AS``) in bytes,
+    or ``None`` where there is none: Linux's ``/proc/self/limits`` where it can be read
+    (its ``Max address space`` line), since :mod:`resource` is a shared library whose
+    loading costs more instructions than reading a small run; :mod:`resource` otherwise."""
+    try:
+        with open("/proc/self/limits", "rb") as stream:
+            line = next((line for line in stream if line.startswith(b"Max address space ")),
+                        None)
+        if line is not None:
+            soft = line.split()[3]
+            return None if soft == b"unlimited" else int(soft)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        address = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover - non-POSIX
+        return None
+    return None if address == resource.RLIM_INFINITY else address
 
 
 def _cgroup_limit() -> int | None:

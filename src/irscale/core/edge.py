@@ -41,21 +41,23 @@ translators are listed, each with why no declaration can hold it, in
 ``tests/test_binding.py`` (``EDGE_TRANSLATORS``).
 
 This module imports only the standard library, :mod:`irscale.errors`,
-:mod:`irscale.core.reads` and :mod:`irscale.core.numbers` (numpy when a call begins); the
+:mod:`irscale.core.reads`, :mod:`irscale.core.numbers` (numpy when a call begins) and its
+on/off switch (:mod:`irscale.core.edge_switch`, which the command line turns off); the
 binding and the type hints are loaded when a call needs them (the hints at a function's
 first call through the edge): the packages' lazy exports stay lazy.
 """
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import functools
 import sys
 import types
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, MutableMapping
 
 from ..errors import IrscaleError, ParameterError
+from .edge_switch import ACTIVE as _ACTIVE
+from .edge_switch import bypassed as bypassed
 from .numbers import raising
 from .reads import enter as enter_call
 from .reads import leave as leave_call
@@ -71,28 +73,12 @@ if TYPE_CHECKING:  # pragma: no cover
 RAW: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError, KeyError,
                                         IndexError, OverflowError, ZeroDivisionError)
 
-#: Whether the edge looks behind errors: off while the command line runs a command
-#: (:func:`bypassed`), whose messages name its options and files, never a Python parameter.
-_ACTIVE = [True]
 #: Whether this thread is inside a call through the edge already: the public functions and
 #: methods that call others (``Evaluation.format`` calls ``Evaluation.write``) are one
 #: call of the caller's, whose arguments the outermost edge names.
 _INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("irscale_edge", default=False)
 #: No subject: an error that :func:`irscale.errors.about` did not tie to a value.
 _MISSING = object()
-
-
-@contextlib.contextmanager
-def bypassed() -> Iterator[None]:
-    """The edge off for the calls inside (the command line's: it checks its options before
-    it calls the API, and an error there names what the user typed, ``--scores s.csv``,
-    not the argument the API was given, ``data``)."""
-    was = _ACTIVE[0]
-    _ACTIVE[0] = False
-    try:
-        yield
-    finally:
-        _ACTIVE[0] = was
 
 
 def public(function: F) -> F:

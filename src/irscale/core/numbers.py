@@ -45,14 +45,14 @@ that means to produce an infinity or a NaN says so with ``np.errstate`` where it
 :func:`floating_point_cause` recognises the error either way.
 
 This module imports the standard library only (numpy and pandas where a function uses
-them): the command line sets the filter before it imports anything numerical.
+them, and :mod:`math`, a shared library, which the text of trec_eval's measures does
+without): the command line sets the filter before it imports anything numerical.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import sys
 import warnings
 from collections.abc import Iterator, Mapping
@@ -134,6 +134,8 @@ def _non_finite(column: pd.Series | Any) -> tuple[Any, Any]:
     type: a float column, a nullable numeric one (its ``NA`` a NaN), or objects some of
     which are floats; a pandas column or a numpy one (:class:`irscale.core.columns.
     Columns`)."""
+    import math
+
     import numpy as np
 
     none = np.zeros(len(column), bool)
@@ -167,6 +169,8 @@ def _non_finite(column: pd.Series | Any) -> tuple[Any, Any]:
 def _text_with_blanks(values: Any) -> bool:
     """Whether ``values`` (objects) are text with missing cells: strings (or bytes), ``None``
     and float NaNs, at least one string."""
+    import math
+
     text = False
     for value in values:
         if isinstance(value, (str, bytes)):
@@ -425,6 +429,8 @@ def json_number(value: object) -> object:
     """A JSON-safe scalar: a NaN, an infinity and pandas' missing values (``pd.NA`` of a
     nullable column) ``None`` (``null``), numpy scalars plain Python (the values of a table
     that passed :func:`check_table`)."""
+    import math
+
     if value is None or type(value).__name__ in ("NAType", "NaTType"):
         return None
     kind = type(value).__module__
@@ -452,6 +458,8 @@ def power_scale(*arrays: Any) -> float:
     are all 0): dividing by it is exact and brings every value into (-2, 2), so that sums
     and squares of values near the largest double (10³⁰⁸) do not overflow, and moments
     computed on the scaled values and scaled back have the digits they would have had."""
+    import math
+
     import numpy as np
 
     largest = max((float(np.abs(a).max()) for a in map(np.asarray, arrays) if a.size),

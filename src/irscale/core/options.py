@@ -6,7 +6,9 @@ which check them with :func:`integer_option` when they are built: a value that c
 meant is a :class:`~irscale.errors.ParameterError` naming the option as the command line
 and the Python API spell it, and the range allowed. Kernels never check them again.
 For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer from 1 to
-9223372036854775807, got 0".
+9223372036854775807, got 0". Loads no declaration (:mod:`irscale.core.params`): the
+evaluation of trec_eval's measures checks its options here, and the command line's
+declarations of these options are :mod:`irscale.core.trec_options`'.
 """
 
 from __future__ import annotations
@@ -14,30 +16,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError, ParameterError
-from .params import (
-    DEFAULT_RELEVANCE_LEVEL,
-    INT64_MAX,
-    NO_WORK,
-    RELEVANCE,
-    Integers,
-    Names,
-    Param,
-    Switch,
-)
-from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
+from .option_values import DEFAULT_RELEVANCE_LEVEL as DEFAULT_RELEVANCE_LEVEL
+from .option_values import INT64_MAX as INT64_MAX
+from .option_values import RELEVANCE_LEVEL as RELEVANCE_LEVEL
 from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Literal, TypeAlias
 
+#: How messages name ``-M`` and ``-N`` (``-l``: :data:`RELEVANCE_LEVEL`): as trec_eval's
+#: options are named.
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
-
-#: The domains of ``-l`` and ``-M`` (integers from 1) and of ``-N`` (from 0): trec_eval
-#: reads them into C longs (:data:`INT64_MAX`).
-POSITIVE_LONG = Integers(1, INT64_MAX, strict=True)
-NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 
 #: How documents with equal scores are ordered (:class:`RankingOptions`).
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
@@ -51,32 +42,6 @@ TiePolicy: TypeAlias = 'Literal["trec_eval", "file-order", "rank-column", "expec
 TIE_POLICIES: tuple[str, ...] = (*TIE_ORDERS, "expected")
 #: The tie policy of the tie-aware values.
 EXPECTED = "expected"
-
-#: trec_eval's options as the command line builds them (``-l``, ``-M``, ``-J``, ``-c``,
-#: ``-N``, ``--compat``, ``--ties``), in trec_eval's order; their Python names and defaults
-#: are :class:`irscale.evaluation.options.TrecEvalOptions`'.
-MAX_RETRIEVED = Param("max_docs", POSITIVE_LONG, None, "evaluate only the first N documents "
-                      "of each topic", ("-M", "--max-retrieved"), "N", label=MAX_DOCS,
-                      unset="every document", dest="max_retrieved",
-                      cost=NO_WORK)
-JUDGED_ONLY = Param("judged_only", Switch(), False, "drop unjudged documents before "
-                    "evaluating (trec_eval -J)", ("-J", "--judged-only"))
-COMPLETE = Param("complete", Switch(), False, "average over every qrels topic; missing topics "
-                 "count 0", ("-c", "--complete"))
-COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of documents in the "
-                        "collection (trec_eval -N; 0: unknown)", ("-N", "--num-docs-in-coll"),
-                        "N", label=NUM_DOCS_IN_COLL,
-                        cost=NO_WORK)
-COMPAT = Param("compat", Integers(9, 10, strict=True), 9, "trec_eval version to reproduce "
-               "(9 = 9.0.8)", ("--compat",))
-TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
-                   "order of documents with equal scores: trec_eval (score descending, then "
-                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column; "
-                   "expected (irscale eval): each measure's expectation over every order of "
-                   "the tied documents (tie-aware values)",
-                   ("--ties",), dest="ties")
-TREC_EVAL_PARAMS = (RELEVANCE, MAX_RETRIEVED, JUDGED_ONLY, COMPLETE, COLLECTION_SIZE, COMPAT,
-                    TIE_POLICY)
 
 
 def check_tie_order(ties: str, where: str) -> None:
@@ -92,7 +57,13 @@ def check_tie_order(ties: str, where: str) -> None:
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:
     """``value`` as an ``int`` when it is an integer in ``[low, high]`` (Python or numpy
     integers; not ``bool``); :class:`ParameterError` naming option ``name`` otherwise
-    (:class:`~irscale.core.params.Integers`, ``strict``)."""
+    (:class:`~irscale.core.params.Integers`, ``strict``, which checks and words every value
+    but a Python ``int`` in range: that one is taken here, so that the options of an
+    evaluation are checked without loading the declarations' module)."""
+    if type(value) is int and low <= value <= high:
+        return value
+    from .params import Integers  # (it imports nothing of this module: no circle)
+
     return Integers(low, high, strict=True).check(value, name)
 
 

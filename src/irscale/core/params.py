@@ -42,6 +42,9 @@ from collections.abc import Mapping
 from ..errors import ParameterError, about, shown
 from .budget import MAX_MEMORY, parse_size
 from .extras import IRDS_INPUT
+from .option_values import DEFAULT_RELEVANCE_LEVEL as DEFAULT_RELEVANCE_LEVEL
+from .option_values import INT64_MAX as INT64_MAX
+from .option_values import RELEVANCE_LEVEL as RELEVANCE_LEVEL
 from .records import field, record
 
 TYPE_CHECKING = False
@@ -49,9 +52,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, ClassVar, Literal, TypeAlias
 
     from .extras import Requires
-
-#: The largest value of a C ``long`` (and of numpy's int64).
-INT64_MAX = 2**63 - 1
 
 
 def _float(value: numbers.Real) -> float:
@@ -712,11 +712,8 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 
 
 # --------------------------------------------------------------------------- evaluation
-#: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long).
-#: How messages name ``-l``: as trec_eval's options are named (:mod:`irscale.core.options`).
-RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
-#: ``-l``'s default, the one every ``relevance_level=`` of the functions reads.
-DEFAULT_RELEVANCE_LEVEL = 1
+#: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long; its
+#: label and default are :mod:`irscale.core.option_values`').
 RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), DEFAULT_RELEVANCE_LEVEL,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
                   "L", label=RELEVANCE_LEVEL,

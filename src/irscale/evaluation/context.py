@@ -22,8 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..core.records import record
+from ..core.records import fields, record
 from ..errors import MeasureError, ParameterError
+from .context_manifest import measure_names, refusal, refuse_unread
+from .context_manifest import read_runs as read_declared_runs
+from .context_manifest import text as declared_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -147,6 +150,12 @@ class Context:
     examples : tuple of str, default ()
         Names of its measures, as those messages cite them (the first: the one to ask
         for with one of its :attr:`outputs`).
+    text_by : str or None, default None
+        The function (``"module:function"``) that makes its output in trec_eval's format
+        straight from the files (:meth:`text`), None: it has none.
+    named_runs_by : str or None, default None
+        The function (``"module:function"``) that reads its run files named by
+        ``--names`` (:meth:`read_runs`), None: read as TREC run files.
 
     and the methods :meth:`read_runs`, :meth:`text`, :meth:`format_options` and
     :meth:`matrix`, whose defaults are those of judged rankings.
@@ -165,6 +174,8 @@ class Context:
     outputs: tuple[Output, ...] = ()
     qrels_format: str | None = None
     examples: tuple[str, ...] = ()
+    text_by: str | None = None
+    named_runs_by: str | None = None
 
     #: The class attributes every context declares (:meth:`__init_subclass__`).
     REQUIRED = ("name", "what", "why", "reads", "averaging")
@@ -207,16 +218,21 @@ class Context:
         given). By default TREC run files, as :func:`irscale.evaluate` reads them
         (``trec()``, the command line's reading, with its ranking options); a context
         whose runs are not TREC runs reads and names them itself (stochastic runs:
-        every file's samples)."""
-        return trec()
+        every file's samples), and one that declares :attr:`named_runs_by` reads the files
+        named by ``--names`` so (:func:`~irscale.evaluation.context_manifest.read_runs`:
+        the manifest holds the same, so that the command line reads them without the
+        context's module)."""
+        return read_declared_runs(self.named_runs_by, paths, names, trec)
 
     def text(self, qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
         """Its output in trec_eval's format computed from the files without an
         :class:`~irscale.measures.results.Evaluation` (the engine's trec_eval text, no
         numpy), with ``allow_empty``, ``per_query``, ``summary``, ``cache`` and
         trec_eval's options; ``irscale eval`` asks it first when nothing but that text is
-        printed. ``None`` (the default): a measure or an input it does not take alone."""
-        return None
+        printed. ``None``: a measure or an input it does not take alone, or no
+        :attr:`text_by` declared (:func:`~irscale.evaluation.context_manifest.text`, which
+        the command line calls with the manifest's :attr:`text_by`)."""
+        return declared_text(self.text_by, qrels, runs, measures, **options)
 
     def format_options(self, fmt: str) -> Mapping[str, Any]:
         """The options of its runner that the output format ``fmt`` asks for (ndeval's
@@ -237,8 +253,9 @@ class Context:
         return self.reads | {"cache"} if self.cacheable else self.reads
 
     def refusal(self, option: str) -> str:
-        """The one message that refuses ``option`` (``"labels="``, ``"-J"``) here."""
-        return f"{option} does not apply to {self.what} ({self.why})"
+        """The one message that refuses ``option`` (``"labels="``, ``"-J"``) here
+        (:func:`~irscale.evaluation.context_manifest.refusal`)."""
+        return refusal(self.what, self.why, option)
 
     def format_refusal(self, option: str) -> str:
         """The one message that refuses an output format (``option``: ``"--format json"``)
@@ -279,7 +296,8 @@ OUTPUT_OPTIONS = frozenset({"baseline", "test", "correction", "alpha", "topic_al
 RUNNER_OPTIONS = frozenset({"topic_alphas"})
 #: The declared contexts, in the order they are asked; :data:`DEFAULT` answers last.
 CONTEXTS: dict[str, Context] = {}
-#: The name of the context of a call no other context claims (judged rankings).
+#: The name of the context of a call no other context claims (judged rankings; the
+#: manifest's ``DEFAULT_CONTEXT``, :data:`irscale.evaluation.context_manifest.DEFAULT`).
 DEFAULT = "judged"
 
 
@@ -294,16 +312,6 @@ def register(context: Context) -> Context:
 def unregister(name: str) -> None:
     """Remove the context declared as ``name`` (a context declared for a while)."""
     del CONTEXTS[name]
-
-
-def refuse_unread(context: Context, given: Mapping[str, str]) -> None:
-    """The one rule of the options a context does not read: ``given`` maps each option
-    given with a value other than its default to the way the caller spells it
-    (``"labels="`` in the API, ``"-J"`` on the command line); the first one ``context``
-    does not read is a :class:`ParameterError` (:meth:`Context.refusal`)."""
-    for option, spelled in given.items():
-        if option not in context.accepts:
-            raise ParameterError(context.refusal(spelled))
 
 
 class CatalogueContext(Context, abstract=True):
@@ -365,6 +373,41 @@ def _names_a_family(text: str, catalogue: str) -> bool:
         return True
 
 
+def declared_data(context: Context, *, claims_trec_eval: bool = True) -> dict[str, Any]:
+    """What the command line reads of ``context`` before loading it, as data (an entry of
+    :data:`irscale._manifest.CONTEXTS`, :func:`irscale.evaluation.contexts.declaration`):
+    its module, what it evaluates, the options it reads, its formats, own command, qrels
+    form, examples and own output formats (the fields of :class:`Output`), whether it
+    claims a call of trec_eval's measures (``claims_trec_eval``), and, where it makes a
+    text straight from the files (:attr:`Context.text_by`) and reads run files, makes its
+    text and refuses options by the defaults of :class:`Context` (``by_data``; None
+    otherwise: the command line loads it), what the command line takes it as without its
+    module
+    (:class:`~irscale.evaluation.context_manifest.Declared`): why it refuses the options
+    it does not read, its ranking of runs, its baseline, and the functions that read its
+    named run files and make its text (:attr:`Context.named_runs_by`,
+    :attr:`Context.text_by`)."""
+    own = type(context)
+    defaults = context.text_by is not None and all(
+        getattr(own, method) is getattr(Context, method)
+        for method in ("read_runs", "text", "refusal"))
+    return {
+        "module": own.__module__,
+        "what": context.what,
+        "reads": tuple(sorted(context.accepts)),
+        "formats": context.formats,
+        "command": context.command,
+        "qrels_format": context.qrels_format,
+        "examples": context.examples,
+        "outputs": tuple({field.name: getattr(output, field.name) for field in fields(output)}
+                         for output in context.outputs),
+        "claims_trec_eval": claims_trec_eval,
+        "by_data": {"why": context.why, "keep_rank": context.keep_rank,
+                    "baseline_run": context.baseline_run, "text_by": context.text_by,
+                    "named_runs_by": context.named_runs_by} if defaults else None,
+    }
+
+
 def take(held: list[Any]) -> tuple[Any, Any]:
     """The two inputs a runner is handed (``[qrels, runs]``, :func:`irscale.evaluate`),
     taken out of the list so that no frame but the runner's keeps them (memory)."""
@@ -373,12 +416,6 @@ def take(held: list[Any]) -> tuple[Any, Any]:
     return first, second
 
 
-def measure_names(measures: Any) -> list[str]:
-    """The names in ``measures`` as a claim reads them: a string's words, the strings of a
-    list or tuple (its other items, ir_measures' objects, are never a context's own), none
-    for other iterables (read once, later)."""
-    if isinstance(measures, str):
-        return measures.split()
-    if isinstance(measures, (list, tuple)):
-        return [n for m in measures if isinstance(m, str) for n in m.split()]
-    return []
+__all__ = ["CONTEXTS", "DEFAULT", "OUTPUT_OPTIONS", "RUNNER_OPTIONS", "CatalogueContext",
+           "Context", "Output", "RunnerContext", "declared_data", "measure_names",
+           "refuse_unread", "register", "take", "unregister"]

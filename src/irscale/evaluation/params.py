@@ -17,13 +17,6 @@ the parameters alone, and a command line that is only asked for ``--help`` never
 from __future__ import annotations
 
 from ..core.extras import PYARROW, Requires
-from ..core.options import (
-    COLLECTION_SIZE,
-    COMPAT,
-    COMPLETE,
-    JUDGED_ONLY,
-    MAX_RETRIEVED,
-)
 from ..core.params import (
     DEMO_TOPIC_COUNT,
     MAX_TOPICS,
@@ -41,6 +34,13 @@ from ..core.params import (
     Param,
     Switch,
     Text,
+)
+from ..core.trec_options import (
+    COLLECTION_SIZE,
+    COMPAT,
+    COMPLETE,
+    JUDGED_ONLY,
+    MAX_RETRIEVED,
 )
 
 TYPE_CHECKING = False

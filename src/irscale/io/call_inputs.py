@@ -1,14 +1,17 @@
 """An output is never an input: the files a call reads (:class:`InputFile`,
 :class:`CallInputs`, built by :func:`irscale.io.sources.call_inputs`) compared with its
 outputs by resolved path and inode (:func:`check_not_input`, :func:`check_folder_inputs`;
-``docs/errors.md``, rule 4)."""
+``docs/errors.md``, rule 4); run files named twice refused (:func:`check_distinct`), and a
+folder or glob pattern told from a file (:func:`expands`), without the readers
+(:mod:`irscale.io.sources`, which re-exports both): the command line of trec_eval's
+measures checks its runs so and hands the files to the engine."""
 
 from __future__ import annotations
 
 import os
 
 from ..core.records import record
-from ..errors import OutputExistsError
+from ..errors import OutputExistsError, ParameterError
 from .files import PathLike, is_stdio, link_note, output_target
 
 TYPE_CHECKING = False
@@ -36,6 +39,31 @@ def same_file_note(path: PathLike, other: PathLike) -> str:
     if os.path.realpath(path) == os.path.realpath(other):
         return ""
     return ", the same file under another name"
+
+
+def check_distinct(files: Iterable[str]) -> None:
+    """Refuse a run file named twice, under one name or two (a symbolic or hard link,
+    ``./a`` and ``a``: :func:`file_identity`)."""
+    seen: dict[object, str] = {}
+    for path in files:
+        key = file_identity(path)
+        if key in seen:
+            raise ParameterError(f"run file {path} is given twice (also as {seen[key]}"
+                                 f"{same_file_note(path, seen[key])})")
+        seen[key] = path
+
+
+#: Characters of a glob pattern.
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+def expands(source: str | os.PathLike[str]) -> bool:
+    """Whether ``source`` names several run files: a folder, or a glob pattern that is not
+    itself the name of a file (a file named ``a[1].run`` is that file)."""
+    text = os.fspath(source)
+    if not isinstance(text, str) or not text:
+        return False
+    return os.path.isdir(text) or (not os.path.lexists(text) and bool(_GLOB_CHARACTERS & set(text)))
 
 
 @record

@@ -2,14 +2,15 @@
 kind of result writes, the measure catalogue's included) and of the image files of a
 scale (:mod:`irscale.scales.stream`), in a module of their own so that the command line
 can offer and check them without loading the writers; and the run field of the trec
-format's lines (:func:`run_suffixes`)."""
+format's lines (:func:`run_suffixes`). Declares no option (``--format`` is
+:data:`irscale.cli.common_params.FORMAT`): the readers of runs and trec_eval's text use
+it without loading the declarations."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 
-from ..core.params import Names, Param
 from ..errors import ParameterError, shown
 
 TYPE_CHECKING = False
@@ -53,10 +54,6 @@ TAU_TABLE_FORMATS = formats("text", "csv", "markdown")
 REPORT_FORMATS = formats("html", "latex", "markdown")
 #: Formats of the measure catalogue (:func:`irscale.measures.listing.format_catalogue`).
 CATALOGUE_FORMATS = formats("text", "json", "markdown")
-
-
-#: The ``--format`` of every command: one of the subset of :data:`FORMATS` its results write.
-FORMAT = Param("fmt", Names("format", FORMATS), "text", "output format", ("--format",))
 
 
 def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:

@@ -16,7 +16,6 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from .. import _engine
-from ..core.input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 from ..core.options import RankingOptions
 from ..core.records import record, replace
 from ..errors import DuplicateError, EmptyInputError
@@ -100,7 +99,11 @@ class RunNote:
 def warn_run(source: str, runids: list[str], last: str,
           beyond: tuple[int, int, str] | None, stacklevel: int = 3) -> None:
     """The warnings :func:`irscale.read_run` gives of a run file: several run ids (named or
-    not), scores beyond a C float."""
+    not), scores beyond a C float (their words loaded where one is given)."""
+    if len(runids) < 2 and beyond is None:
+        return
+    from ..core.input_messages import c_float_warning, several_runids
+
     if len(runids) > 1:
         warnings.warn(several_runids(source, len(runids), last), stacklevel=stacklevel)
     if beyond is not None:
@@ -128,6 +131,8 @@ def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, s
     if kind == "empty":
         raise EmptyInputError(reason, source=source) from None
     if kind == "duplicate":
+        from ..core.input_messages import diversity_hint, duplicate_reason
+
         topic, docno, *fields = details
         why = diversity_hint(*fields) if fields else ""
         raise DuplicateError(duplicate_reason(topic, docno, why), source=source, line=line,

@@ -35,14 +35,13 @@ import os
 import stat
 from collections.abc import Callable, Mapping
 
+from ..core.extras import irds_name as is_irds  # (io.irds reads the datasets)
 from ..core.options import RankingOptions
 from ..core.records import record, replace
 from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .formats import is_ranx_json
-from .irds import is_irds
 from .naming import NamedFiles, file_names, files_names
-from .native_dicts import QRELS_NAME, engine_dicts
 from .native_files import RunNote, trec_file
 
 TYPE_CHECKING = False
@@ -151,11 +150,14 @@ def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = N
         return "labels"
     if scores:
         return "scores"
-    held = engine_dicts(qrels, runs, ties)
-    if isinstance(held, str):
-        return held
-    if held is not None:
-        return NativeInputs(("dicts", held[0]), (), held[1])
+    if isinstance(qrels, dict) and isinstance(runs, dict):  # (those engine_dicts reads)
+        from .native_dicts import engine_dicts
+
+        held = engine_dicts(qrels, runs, ties)
+        if isinstance(held, str):
+            return held
+        if held is not None:
+            return NativeInputs(("dicts", held[0]), (), held[1])
     qrels_source = _source(qrels)
     if qrels_source is None:
         return "qrels"
@@ -219,8 +221,8 @@ def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
 
 
 def _expands(item: Any) -> bool:
-    """A folder or glob pattern (:func:`irscale.io.sources.expands`)."""
-    from .sources import expands
+    """A folder or glob pattern (:func:`irscale.io.call_inputs.expands`)."""
+    from .call_inputs import expands
 
     return isinstance(item, (str, os.PathLike)) and not is_irds(item) and expands(item)
 
@@ -257,6 +259,8 @@ def _name(source: Source) -> str:
     if kind == "read":
         return spec[1]
     if kind == "dicts":
+        from .native_dicts import QRELS_NAME
+
         return QRELS_NAME
     return "<bytes>" if kind == "bytes" else display_name(spec)
 

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ..core.extras import PYARROW
 from ..core.records import replace
 from ..errors import EmptyInputError, InputError, ParameterError, about
-from .call_inputs import CallInputs, InputFile, file_identity, same_file_note
+from .call_inputs import CallInputs, InputFile, check_distinct, expands
 from .files import (
     access_error,
     describe,
@@ -605,19 +605,6 @@ def call_inputs(specs: Iterable[Any | tuple[Any, str]]) -> CallInputs:
                                    else input_files(spec)))
 
 
-#: Characters of a glob pattern.
-_GLOB_CHARACTERS = frozenset("*?[")
-
-
-def expands(source: str | os.PathLike[str]) -> bool:
-    """Whether ``source`` names several run files: a folder, or a glob pattern that is not
-    itself the name of a file (a file named ``a[1].run`` is that file)."""
-    text = os.fspath(source)
-    if not isinstance(text, str) or not text:
-        return False
-    return os.path.isdir(text) or (not os.path.lexists(text) and bool(_GLOB_CHARACTERS & set(text)))
-
-
 def source_files(source: str | os.PathLike[str]) -> list[str]:
     """The files one item of :func:`run_files` names, without its checks: a folder's files
     (not those whose name starts with a dot, not its subfolders) sorted by name, the files a
@@ -649,8 +636,8 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     a list gives those of each item in its order (:func:`source_files`). A folder with no
     file, a pattern that matches none, a missing path or a file named twice (under one
     name or two: a symbolic or hard link, ``./a`` and ``a``, compared by resolved path and
-    inode, :func:`file_identity`) is an error, and so is standard input (``-``): these
-    files are read by path, a batch at a time."""
+    inode, :func:`~irscale.io.call_inputs.file_identity`) is an error, and so is standard
+    input (``-``): these files are read by path, a batch at a time."""
     if isinstance(sources, (str, os.PathLike)):
         items: list[Any] = [sources]
     elif isinstance(sources, Iterable) and not (is_data(sources) or hasattr(sources, "columns")
@@ -683,15 +670,3 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
         files.extend(found)
     check_distinct(files)
     return files
-
-
-def check_distinct(files: Iterable[str]) -> None:
-    """Refuse a run file named twice, under one name or two (a symbolic or hard link,
-    ``./a`` and ``a``: :func:`file_identity`)."""
-    seen: dict[object, str] = {}
-    for path in files:
-        key = file_identity(path)
-        if key in seen:
-            raise ParameterError(f"run file {path} is given twice (also as {seen[key]}"
-                                 f"{same_file_note(path, seen[key])})")
-        seen[key] = path

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import _thread
 import importlib
-import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from .._manifest import MEASURE_CONTEXTS
@@ -127,6 +126,8 @@ class Cutoffs(ParamSpec):
 
 def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
     """The comma-separated finite numbers of a parameter string (MeasureError otherwise)."""
+    import math  # (a shared library: loaded by the measures that take numbers)
+
     values = _split(text, family, float, "parameters must be numbers")
     if not all(math.isfinite(v) for v in values):
         raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
@@ -285,6 +286,8 @@ class GainPairs(ParamSpec):
     valid: tuple[tuple[str, Range], ...] = ()
 
     def parse(self, text: str, family: str) -> GainParams:
+        import math
+
         pairs: list[tuple[int, float]] = []
         extra: list[tuple[str, float]] = []
         for part in text.split(","):

@@ -16,7 +16,6 @@ reason is reported with the family and the offending text.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Mapping
 
 from ..core.records import record
@@ -202,6 +201,8 @@ def number(*, low: float | None = None, high: float | None = None,
 
     @states("number" + _bounds(low, high, open_low, open_high))
     def parse(text: str) -> float:
+        import math  # (a shared library: loaded by the measures that take numbers)
+
         try:
             value = float(text)
         except ValueError:

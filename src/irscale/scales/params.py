@@ -148,8 +148,8 @@ def _bindings() -> dict[str, Any]:
     :func:`irscale.scales.scale` (``SCALE``, ``irscale scale image``: the degrees, the
     intents and the shards, by the kind of the measure, :data:`MEASURE_KIND`)."""
     from ..core.binding import Binding, Derived, Required
-    from ..core.options import TIE_POLICY
     from ..core.params import RELEVANCE, Needs
+    from ..core.trec_options import TIE_POLICY
 
     space = (SCALE_LENGTH, SCALE_LEVELS, RELEVANCE, PHI_TIES)
     diversity, graded = ("diversity measure",), ("graded measure",)

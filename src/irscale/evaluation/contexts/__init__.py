@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import importlib
 
-from ..._manifest import CONTEXTS as MANIFEST
 from ...errors import MeasureError
-from ..context import CONTEXTS, DEFAULT, Context, Output, measure_names
+from ..context import CONTEXTS, DEFAULT, Context, Output, declared_data, measure_names
+from ..context_manifest import TREC_EVAL_CALLS, declarations, load, trec_eval_call, trec_eval_only
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,35 +44,14 @@ def _rank(context: Context) -> int:
     return MODULES.index(module) if package == __name__ and module in MODULES else len(MODULES)
 
 
-#: A call of trec_eval's measures, as the command line and :func:`irscale.evaluate` make
-#: one: the qrels (a path, or none given: a claim of measures alone) and the options.
-TREC_EVAL_CALLS: tuple[tuple[str | None, dict[str, str]], ...] = (
-    ("qrels", {}), ("qrels", {"relevance_format": "qrels"}),
-    ("qrels", {"relevance_format": "qrels", "qrels_format": "trec"}), (None, {}))
-
-
 def declaration(context: Context, *, probe: bool = False) -> dict[str, Any]:
     """What the command line reads of ``context`` before loading it (an entry of
-    :data:`irscale._manifest.CONTEXTS`): its module, what it evaluates, the options it
-    reads, its formats, own command, qrels form, examples and own output formats (the
-    fields of :class:`~irscale.evaluation.context.Output`), and whether it claims a call
-    of trec_eval's measures (``probe``: asked of the context, each of
-    :data:`TREC_EVAL_CALLS` with each family and nickname of trec_eval's, alone and
-    together, and none; without ``probe``: assumed, a context that must be asked)."""
-    from ...core.records import fields
-
-    return {
-        "module": type(context).__module__,
-        "what": context.what,
-        "reads": tuple(sorted(context.accepts)),
-        "formats": context.formats,
-        "command": context.command,
-        "qrels_format": context.qrels_format,
-        "examples": context.examples,
-        "outputs": tuple({field.name: getattr(output, field.name) for field in fields(output)}
-                         for output in context.outputs),
-        "claims_trec_eval": not probe or _claims_trec_eval(context),
-    }
+    :data:`irscale._manifest.CONTEXTS`: :func:`~irscale.evaluation.context.declared_data`),
+    with whether it claims a call of trec_eval's measures (``probe``: asked of the
+    context, each of :data:`TREC_EVAL_CALLS` with each family and nickname of trec_eval's,
+    alone and together, and none; without ``probe``: assumed, a context that must be
+    asked)."""
+    return declared_data(context, claims_trec_eval=not probe or _claims_trec_eval(context))
 
 
 def _claims_trec_eval(context: Context) -> bool:
@@ -86,40 +65,11 @@ def _claims_trec_eval(context: Context) -> bool:
                for measures in calls)
 
 
-def declarations() -> dict[str, dict[str, Any]]:
-    """What every context declares, by name, in the order they are asked: the manifest's
-    (no module imported), then those registered since (:func:`declaration`)."""
-    found: dict[str, dict[str, Any]] = dict(MANIFEST)
-    found.update((name, declaration(context)) for name, context in CONTEXTS.items()
-                 if name not in MANIFEST)
-    return found
-
-
 def declared_outputs() -> list[Output]:
     """The output formats of the contexts' own (:attr:`Context.outputs`), in the order the
     contexts are asked, read from :func:`declarations`."""
     return [Output(**output) for entry in declarations().values()
             for output in entry["outputs"]]
-
-
-def load(name: str) -> Context:
-    """The context declared as ``name``, its module imported (:func:`declarations`)."""
-    if name not in CONTEXTS:
-        importlib.import_module(declarations()[name]["module"])
-    return CONTEXTS[name]
-
-
-def trec_eval_call(qrels: Any, names: list[str], options: Mapping[str, Any]) -> bool:
-    """Whether a call is one of trec_eval's measures as the contexts' claims of it were
-    asked (``claims_trec_eval``, :func:`declaration`): ``qrels`` a path (or none) and
-    ``options`` as in one of :data:`TREC_EVAL_CALLS`, every one of ``names`` a name of
-    trec_eval's (:func:`~irscale.measures.trec_reading.is_trec_eval_name`)."""
-    if not (qrels is None or isinstance(qrels, str)) or (
-            None if qrels is None else "qrels", dict(options)) not in TREC_EVAL_CALLS:
-        return False
-    from ...measures.trec_reading import is_trec_eval_name
-
-    return all(map(is_trec_eval_name, names))
 
 
 def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
@@ -130,21 +80,13 @@ def choose(qrels: Any, measures: Any, options: Mapping[str, Any]) -> Context:
     :class:`~irscale.errors.MeasureError` (:meth:`Context.mixed`), one rule for every
     context. A call of trec_eval's measures that the manifest says no other context
     claims (:func:`trec_eval_call`) loads the default context's module alone."""
-    if _only_names(measures) and trec_eval_call(qrels, measure_names(measures), options) \
-            and not any(entry["claims_trec_eval"] for name, entry in declarations().items()
-                        if name != DEFAULT):
+    if trec_eval_only(qrels, measures, options):
         return load(DEFAULT)
     for context in declared():
         if context.name != DEFAULT and context.claims(qrels, measures, options):
             return context
     _refuse_mixed(qrels, measure_names(measures), options)
     return CONTEXTS[DEFAULT]
-
-
-def _only_names(measures: Any) -> bool:
-    """Whether ``measures`` is names alone (a string, or a list or tuple of strings)."""
-    return isinstance(measures, str) or (isinstance(measures, (list, tuple))
-                                         and all(isinstance(m, str) for m in measures))
 
 
 def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> None:
@@ -164,5 +106,5 @@ def _refuse_mixed(qrels: Any, names: list[str], options: Mapping[str, Any]) -> N
 
 
 
-__all__ = ["MODULES", "choose", "declaration", "declarations", "declared",
+__all__ = ["MODULES", "TREC_EVAL_CALLS", "choose", "declaration", "declarations", "declared",
            "declared_outputs", "load", "trec_eval_call"]

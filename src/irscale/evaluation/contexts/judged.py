@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from ..context import Context, Output, register
 from ..options import TREC_EVAL_DEFAULTS
@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from ...measures.results import Evaluation
-    from ..context import TrecReader
 
 
 #: The table of a paper (``--format latex``): the runs × measures table of the summaries,
@@ -41,6 +40,14 @@ class Judged(Context):
     averaging = "trec_eval"
     cacheable = True
     outputs = (LATEX,)
+    #: trec_eval's measures of TREC files, from the files to the text in the engine,
+    #: without numpy (:meth:`~irscale.evaluation.context.Context.text`).
+    text_by = "irscale.evaluation.trec_text:trec_eval_text"
+    #: With ``--names``, the files and its rule (:class:`~irscale.io.naming.NamedFiles`):
+    #: read where they are evaluated, by the engine where it judges them (the names the
+    #: only difference from runs named by their files), by the Python readers otherwise
+    #: (:meth:`~irscale.evaluation.context.Context.read_runs`).
+    named_runs_by = "irscale.io.naming:named_files"
 
     def claims(self, qrels: Any, measures: Any, options: Mapping[str, Any]) -> bool:
         """Every call."""
@@ -52,24 +59,6 @@ class Judged(Context):
         from ..judged import run_judged
 
         return run_judged(held, measures, **options)
-
-    def read_runs(self, paths: Sequence[str], names: Any, trec: TrecReader) -> Any:
-        """The run files as the command line reads them (``trec()``), or, with
-        ``--names``, the files and its rule (:class:`~irscale.io.naming.NamedFiles`): read
-        where they are evaluated, by the engine where it judges them (the names the only
-        difference from runs named by their files), by the Python readers otherwise."""
-        if names is None:
-            return trec()
-        from ...io.naming import named_files
-
-        return named_files(paths, names)
-
-    def text(self, qrels: Any, runs: Any, measures: Any, **options: Any) -> bytes | None:
-        """:func:`~irscale.evaluation.trec_text.trec_eval_text`: trec_eval's measures of
-        TREC files, from the files to the text in the engine, without numpy."""
-        from ..trec_text import trec_eval_text
-
-        return trec_eval_text(qrels, runs, measures, **options)
 
 
 JUDGED = register(Judged())
