@@ -1,13 +1,39 @@
 """Regular files read as they are stored (no text rules, gzip data not decompressed): the
 files irscale wrote and reads back (:func:`read_regular`: an entry of ``--cache``, the
-per-topic parts of ``eval-many -o``, a simulation's checkpoint), and the digests of inputs
-(:func:`file_digest`: the keys of the results cache, a report's provenance).
+per-topic parts of ``eval-many -o``, a simulation's checkpoint), the values packed in
+their headers (:func:`pack`, :func:`unpack`: a ``--cache`` entry's) and the digests of
+inputs (:func:`file_digest`: the keys of the results cache, a report's provenance).
 
 A folder irscale writes into may hold anything anyone who can write there has put under a
 file's name: a FIFO (whose reader would wait for a writer for ever), a device, a folder, a
 socket, a file beyond the memory limit. :func:`read_regular` opens without blocking, checks
 the descriptor it opened and refuses all of them; the text inputs a user names are read by
 :func:`irscale.io.files.read_input` and the native engine instead.
+
+The header of such a file (a ``--cache`` entry's, :mod:`irscale.cache.frames`) holds values
+packed as tagged bytes (:func:`pack`), read back within bounds (:func:`unpack`) by this
+module, which loads nothing more: no :mod:`json`, whose parser loads :mod:`re` (two thirds
+of what a cache hit did besides the interpreter's own start-up). The values are JSON's but
+floats: ``None``, ``True``, ``False``, integers of 64 bits, text, lists (a tuple is packed
+as a list) and dicts whose keys are text. Each is a tag and its bytes, the lengths before
+what they count (integers of 8 bytes, little-endian)::
+
+    N                      None
+    T  F                   True, False
+    I  int64               an integer
+    S  length · UTF-8      a text (lone surrogates kept, as JSON's escapes keep them)
+    L  count · values      a list
+    D  count · (S key, value) pairs     a dict
+
+:func:`unpack` refuses anything :func:`pack` does not write with
+:class:`~irscale.errors.InputFormatError` naming the source and the offset of the fault: an
+unknown tag, a length beyond the bytes (a truncated file), bytes left after the value, text
+that is not UTF-8, a dict key that is not text or given twice, and nesting deeper than
+:data:`MAX_DEPTH`, the bound of every structured input (JSON's too:
+:mod:`irscale.io.json_input`).
+
+>>> unpack(pack({"files": [["a.run", None, [1, 2]]], "ok": True}), "entry")
+{'files': [['a.run', None, [1, 2]]], 'ok': True}
 """
 
 from __future__ import annotations
@@ -16,8 +42,13 @@ import errno as errno_codes
 import os
 import stat
 
-from ..errors import FileAccessError, InputError
+from ..errors import FileAccessError, InputError, InputFormatError
 from .files import OPEN_FLAGS, PathLike, access_error, display_name, memory_reason, reading_limit
+
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
+    from typing import Any
 
 
 class NotRegularFile(FileAccessError):
@@ -112,4 +143,123 @@ def file_digest(path: PathLike, block: int = 1 << 20) -> bytes:
     return digest.digest()
 
 
-__all__ = ["NotRegularFile", "file_digest", "file_kind", "read_regular"]
+#: The deepest nesting of lists and dicts of a structured input (JSON, a packed header):
+#: a click model's parameters nest 3 deep, a cache entry's header 3; far below the depth
+#: at which Python's recursion ends (about 1,000).
+MAX_DEPTH = 100
+
+#: Bytes of an integer, a length or a count.
+_WIDTH = 8
+
+
+def pack(value: Any) -> bytes:
+    """The tagged bytes of ``value`` (module documentation: a file's header); ``ValueError`` for a value
+    they cannot hold (a float, an integer beyond 64 bits, a dict key that is not text)."""
+    parts: list[bytes] = []
+    _pack(value, parts)
+    return b"".join(parts)
+
+
+def _pack(value: Any, parts: list[bytes]) -> None:
+    if value is None:
+        parts.append(b"N")
+    elif value is True or value is False:
+        parts.append(b"T" if value else b"F")
+    elif type(value) is int:
+        parts.append(b"I" + value.to_bytes(_WIDTH, "little", signed=True))  # OverflowError
+    elif type(value) is str:
+        data = value.encode("utf-8", "surrogatepass")
+        parts.append(b"S" + len(data).to_bytes(_WIDTH, "little") + data)
+    elif type(value) in (list, tuple):
+        parts.append(b"L" + len(value).to_bytes(_WIDTH, "little"))
+        for item in value:
+            _pack(item, parts)
+    elif type(value) is dict:
+        parts.append(b"D" + len(value).to_bytes(_WIDTH, "little"))
+        for key, item in value.items():
+            if type(key) is not str:
+                raise ValueError(f"a dict key that is not text: {key!r}")
+            _pack(key, parts)
+            _pack(item, parts)
+    else:
+        raise ValueError(f"a {type(value).__name__} cannot be packed")
+
+
+def unpack(data: bytes, source: str) -> Any:
+    """The value :func:`pack` wrote as ``data``, all of it;
+    :class:`~irscale.errors.InputFormatError` naming ``source`` otherwise (module
+    documentation)."""
+    reader = _Reader(bytes(data), source)
+    value = reader.value(0)
+    if reader.at != len(reader.data):
+        raise reader.fault(f"{len(reader.data) - reader.at} bytes after its value")
+    return value
+
+
+class _Reader:
+    """Reads the values of ``data`` from offset :attr:`at`."""
+
+    def __init__(self, data: bytes, source: str) -> None:
+        self.data = data
+        self.source = source
+        self.at = 0
+
+    def fault(self, reason: str) -> InputFormatError:
+        return InputFormatError(f"not a packed value: {reason} (offset {self.at})",
+                                source=self.source)
+
+    def _take(self, size: int) -> bytes:
+        end = self.at + size
+        if end > len(self.data):
+            raise self.fault(f"{size} bytes announced, {len(self.data) - self.at} left "
+                             "(truncated)")
+        taken = self.data[self.at:end]
+        self.at = end
+        return taken
+
+    def _count(self) -> int:
+        return int.from_bytes(self._take(_WIDTH), "little")
+
+    def _text(self) -> str:
+        if self._take(1) != b"S":
+            self.at -= 1
+            raise self.fault("a dict key that is not text")
+        raw = self._take(self._count())
+        try:
+            return raw.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError as error:
+            raise self.fault(f"text that is not UTF-8 ({error.reason})") from None
+
+    def value(self, depth: int) -> Any:
+        tag = self._take(1)
+        if tag == b"S":
+            self.at -= 1
+            return self._text()
+        if tag == b"I":
+            return int.from_bytes(self._take(_WIDTH), "little", signed=True)
+        if tag == b"N" or tag == b"T" or tag == b"F":
+            return None if tag == b"N" else tag == b"T"
+        if tag != b"L" and tag != b"D":
+            self.at -= 1
+            raise self.fault(f"an unknown tag {tag!r}")
+        if depth == MAX_DEPTH:
+            self.at -= 1
+            raise self.fault(f"lists and dicts nested deeper than {MAX_DEPTH} levels, the "
+                             "deepest irscale reads")
+        count = self._count()
+        if count > len(self.data) - self.at:  # each item takes a byte at least
+            raise self.fault(f"{count} items announced, {len(self.data) - self.at} bytes "
+                             "left (truncated)")
+        if tag == b"L":
+            return [self.value(depth + 1) for _ in range(count)]
+        found = {}
+        for _ in range(count):
+            key = self._text()
+            if key in found:
+                raise self.fault(f"the key {key!r} given twice")
+            found[key] = self.value(depth + 1)
+        return found
+
+
+__all__ = ["MAX_DEPTH", "NotRegularFile", "file_digest", "file_kind", "pack", "read_regular",
+           "unpack"]
