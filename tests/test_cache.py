@@ -464,6 +464,50 @@ def test_an_entry_of_another_key_is_not_trusted(files, tmp_path, measured):
     assert len(measured) == 3
 
 
+def _count(n: int) -> bytes:
+    return n.to_bytes(8, "little")
+
+
+@pytest.mark.parametrize(("packed", "reason"), [
+    (b"", "1 bytes announced, 0 left"),
+    (b"X", "an unknown tag b'X'"),
+    (b"NN", "1 bytes after its value"),
+    (b"I" + bytes(4), "8 bytes announced, 4 left"),
+    (b"S" + _count(5) + b"ab", "5 bytes announced, 2 left"),
+    (b"S" + _count(2) + b"\xff\xfe", "not UTF-8"),
+    (b"L" + _count(1 << 62) + b"N", "items announced"),
+    ((b"L" + _count(1)) * 101 + b"N", "nested deeper than 100"),
+    (b"D" + _count(1) + b"I" + bytes(8) + b"N", "a dict key that is not text"),
+    (b"D" + _count(2) + (b"S" + _count(1) + b"k" + b"N") * 2, "the key 'k' given twice"),
+], ids=["empty", "tag", "trailing", "int-cut", "text-cut", "not-utf8", "huge-count", "deep",
+        "key-not-text", "key-twice"])
+def test_a_packed_header_is_read_within_its_bounds(packed, reason):
+    """An entry's header (:func:`irscale.io.regular_files.unpack`): anything
+    :func:`~irscale.io.regular_files.pack` does not write is an
+    :class:`~irscale.errors.InputFormatError` naming the source (a cache entry's then is a
+    miss, with a warning: tests/faults/test_cache_faults.py)."""
+    from irscale.errors import InputFormatError
+    from irscale.io.regular_files import unpack
+
+    with pytest.raises(InputFormatError, match="not a packed value") as caught:
+        unpack(packed, "its header")
+    assert reason in caught.value.reason and caught.value.source == "its header"
+
+
+def test_packed_values_round_trip_and_refuse_what_they_cannot_hold():
+    """JSON's values but floats, lone surrogates (a file name's undecodable bytes) and the
+    64-bit bounds kept; a float, a wider integer, a key that is not text refused."""
+    from irscale.io.regular_files import pack, unpack
+
+    value = {"files": [["a\udcff.run", None, [-(2**63), 2**63 - 1, 0]]], "ok": True,
+             "no": False, "": {"nested": [[[]]], "é": "ü"}}
+    assert unpack(pack(value), "h") == value
+    assert unpack(pack(("a", 1)), "h") == ["a", 1]
+    for bad in (1.5, 2**63, {1: "x"}, b"bytes"):
+        with pytest.raises((ValueError, OverflowError)):
+            pack(bad)
+
+
 # ------------------------------------------------------------------ writers of one key
 def test_two_writers_of_one_key_interleaved(files, tmp_path, monkeypatch):
     """Writer A has its entry complete in its temporary file when writer B writes and
@@ -673,6 +717,57 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured, monkeypatch):
     assert len(printed) == 1  # eval: one text
     assert len(measured) == 2  # eval-many: one evaluation per run file
     assert (tmp_path / "e").read_bytes() == printed[0]
+
+
+#: What a hit of ``irscale eval --cache DIR`` must not load (:mod:`irscale.cache.requests`:
+#: the key of its command line and its reply's entry are all it reads): :mod:`json` and
+#: :mod:`re` (a JSON header: some 30 million instructions without the launcher's ``re``),
+#: OpenSSL's ``_hashlib`` (11 million: the checksum is BLAKE2b's, the interpreter's own
+#: module), numpy, and anything of the measures or the evaluation (the catalogue, the
+#: judging, the evaluation's key).
+NOT_FOR_A_REPLY = ("json", "re", "enum", "_hashlib", "hashlib", "struct", "numpy",
+                   "irscale.measures", "irscale.evaluation", "irscale.cache.keys",
+                   "irscale.cache.evaluations", "irscale.io.json_input")
+#: ``irscale ARGV`` by :func:`irscale.cli.main.main` in an interpreter without ``site``,
+#: the inputs' identities settled at once (a hit then hashes no input: the reply checks
+#: the identities), writing last on standard error its status and the modules it loaded.
+_REPLY_SCRIPT = """
+import sys
+before = set(sys.modules)
+import irscale.io.regular_files
+irscale.io.regular_files.SETTLED_NS = 0
+from irscale.cli.main import main
+status = main(sys.argv[1:])
+sys.stdout.flush()
+print(status, *sorted(set(sys.modules) - before), file=sys.stderr)
+"""
+
+
+def test_a_hit_of_eval_reads_its_key_and_its_entry_only(files, tmp_path):
+    """``irscale eval -q --cache DIR`` run twice, each in a fresh interpreter: the second
+    prints the first's text from the reply, and loads none of :data:`NOT_FOR_A_REPLY`."""
+    home = os.path.dirname(os.path.dirname(irscale.__file__))
+    argv = ["eval", "-q", str(files / "qrels"), str(files / "a.run"), "--cache",
+            str(tmp_path / "cache")]
+    printed, loaded = [], []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-S", "-c", _REPLY_SCRIPT, *argv],
+                              env={**os.environ, "PYTHONPATH": home}, capture_output=True,
+                              text=True, timeout=300, check=False)
+        status, *modules = done.stderr.strip().splitlines()[-1].split()
+        assert status == "0", done.stderr
+        printed.append(done.stdout)
+        loaded.append(modules)
+    assert printed[0] == printed[1] and printed[0].count("\n") > 5, printed
+    assert len(os.listdir(tmp_path / "cache")) == 2  # the evaluation's entry, the reply
+    assert "irscale.measures.names" in loaded[0]  # (the miss: the guard sees what it loads)
+    refused = [name for name in loaded[1]
+               if name in NOT_FOR_A_REPLY or name.startswith(NOT_FOR_A_REPLY_PACKAGES)]
+    assert refused == [], refused
+
+
+#: Packages none of whose modules a hit loads.
+NOT_FOR_A_REPLY_PACKAGES = tuple(f"{name}." for name in NOT_FOR_A_REPLY)
 
 
 def test_an_unreadable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):

@@ -87,7 +87,7 @@ CACHE_HIT = {
     "irscale.core", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
     "irscale.core.reads",
     "irscale.core.records", "irscale.core.version", "irscale.errors", "irscale.io",
-    "irscale.io.files", "irscale.io.json_input", "irscale.io.regular_files"}
+    "irscale.io.files", "irscale.io.regular_files"}
 
 _SCRIPT = textwrap.dedent("""
     import contextlib, io, json, sys

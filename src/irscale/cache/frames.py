@@ -46,7 +46,7 @@ _CHECKSUM = 32
 _LENGTH = 8
 
 
-def digest(data: bytes = b"") -> Any:
+def digest(data: bytes | memoryview = b"") -> Any:
     """A BLAKE2b hash object of 32 bytes fed ``data``: the checksum of an entry, the key of
     the command line's reply (:func:`irscale.cache.requests.request_key`)."""
     return _blake2b(data, digest_size=_CHECKSUM)

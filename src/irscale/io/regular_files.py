@@ -153,8 +153,9 @@ _WIDTH = 8
 
 
 def pack(value: Any) -> bytes:
-    """The tagged bytes of ``value`` (module documentation: a file's header); ``ValueError`` for a value
-    they cannot hold (a float, an integer beyond 64 bits, a dict key that is not text)."""
+    """The tagged bytes of ``value``, a file's header (module documentation);
+    ``ValueError`` (``OverflowError``: an integer beyond 64 bits) for a value they cannot
+    hold (a float, bytes, a dict key that is not text)."""
     parts: list[bytes] = []
     _pack(value, parts)
     return b"".join(parts)
@@ -185,7 +186,7 @@ def _pack(value: Any, parts: list[bytes]) -> None:
         raise ValueError(f"a {type(value).__name__} cannot be packed")
 
 
-def unpack(data: bytes, source: str) -> Any:
+def unpack(data: bytes | memoryview, source: str) -> Any:
     """The value :func:`pack` wrote as ``data``, all of it;
     :class:`~irscale.errors.InputFormatError` naming ``source`` otherwise (module
     documentation)."""
