@@ -479,8 +479,13 @@ def _count(n: int) -> bytes:
     ((b"L" + _count(1)) * 101 + b"N", "nested deeper than 100"),
     (b"D" + _count(1) + b"I" + bytes(8) + b"N", "a dict key that is not text"),
     (b"D" + _count(2) + (b"S" + _count(1) + b"k" + b"N") * 2, "the key 'k' given twice"),
+    (b"A" + _count(3) + _count(3) + b"a\0b", "2 texts where 3 are announced"),
+    (b"A" + _count(0) + _count(0), "1 texts where 0 are announced"),
+    (b"A" + _count(2) + _count(3) + b"a\0\xff", "not UTF-8"),
+    (b"A" + _count(2) + _count(9) + b"a\0b", "9 bytes announced, 3 left"),
 ], ids=["empty", "tag", "trailing", "int-cut", "text-cut", "not-utf8", "huge-count", "deep",
-        "key-not-text", "key-twice"])
+        "key-not-text", "key-twice", "texts-fewer", "texts-none", "texts-not-utf8",
+        "texts-cut"])
 def test_a_packed_header_is_read_within_its_bounds(packed, reason):
     """An entry's header (:func:`irscale.io.regular_files.unpack`): anything
     :func:`~irscale.io.regular_files.pack` does not write is an
@@ -500,7 +505,8 @@ def test_packed_values_round_trip_and_refuse_what_they_cannot_hold():
     from irscale.io.regular_files import pack, unpack
 
     value = {"files": [["a\udcff.run", None, [-(2**63), 2**63 - 1, 0]]], "ok": True,
-             "no": False, "": {"nested": [[[]]], "é": "ü"}}
+             "no": False, "": {"nested": [[[]]], "é": "ü"},
+             "texts": [["t1", "", "\udcff", "é"], [""], ["a\0b", "c"], [], ["x", 1]]}
     assert unpack(pack(value), "h") == value
     assert unpack(pack(("a", 1)), "h") == ["a", 1]
     for bad in (1.5, 2**63, {1: "x"}, b"bytes"):

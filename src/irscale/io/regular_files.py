@@ -16,13 +16,15 @@ module, which loads nothing more: no :mod:`json`, whose parser loads :mod:`re` (
 of what a cache hit did besides the interpreter's own start-up). The values are JSON's but
 floats: ``None``, ``True``, ``False``, integers of 64 bits, text, lists (a tuple is packed
 as a list) and dicts whose keys are text. Each is a tag and its bytes, the lengths before
-what they count (integers of 8 bytes, little-endian)::
+what they count (integers of 8 bytes, little-endian); a list of texts (the topics of an
+evaluation, a text column) is one text, split in one pass when read::
 
     N                      None
     T  F                   True, False
     I  int64               an integer
     S  length · UTF-8      a text (lone surrogates kept, as JSON's escapes keep them)
     L  count · values      a list
+    A  count · length · UTF-8 texts joined by NUL      a list of texts (none holding NUL)
     D  count · (S key, value) pairs     a dict
 
 :func:`unpack` refuses anything :func:`pack` does not write with
@@ -172,6 +174,11 @@ def _pack(value: Any, parts: list[bytes]) -> None:
         data = value.encode("utf-8", "surrogatepass")
         parts.append(b"S" + len(data).to_bytes(_WIDTH, "little") + data)
     elif type(value) in (list, tuple):
+        if value and all(type(item) is str and "\0" not in item for item in value):
+            data = "\0".join(value).encode("utf-8", "surrogatepass")  # a column of texts
+            parts.append(b"A" + len(value).to_bytes(_WIDTH, "little")
+                         + len(data).to_bytes(_WIDTH, "little") + data)
+            return
         parts.append(b"L" + len(value).to_bytes(_WIDTH, "little"))
         for item in value:
             _pack(item, parts)
@@ -231,6 +238,18 @@ class _Reader:
         except UnicodeDecodeError as error:
             raise self.fault(f"text that is not UTF-8 ({error.reason})") from None
 
+    def _texts(self) -> list[str]:
+        """The texts of a list of them (tag ``A``), split in one pass."""
+        count = self._count()
+        raw = self._take(self._count())
+        try:
+            texts = raw.decode("utf-8", "surrogatepass").split("\0")
+        except UnicodeDecodeError as error:
+            raise self.fault(f"text that is not UTF-8 ({error.reason})") from None
+        if len(texts) != count or not count:
+            raise self.fault(f"{len(texts)} texts where {count} are announced")
+        return texts
+
     def value(self, depth: int) -> Any:
         tag = self._take(1)
         if tag == b"S":
@@ -240,6 +259,8 @@ class _Reader:
             return int.from_bytes(self._take(_WIDTH), "little", signed=True)
         if tag == b"N" or tag == b"T" or tag == b"F":
             return None if tag == b"N" else tag == b"T"
+        if tag == b"A":
+            return self._texts()
         if tag != b"L" and tag != b"D":
             self.at -= 1
             raise self.fault(f"an unknown tag {tag!r}")
