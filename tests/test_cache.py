@@ -514,6 +514,26 @@ def test_packed_values_round_trip_and_refuse_what_they_cannot_hold():
             pack(bad)
 
 
+def test_an_entry_is_read_within_the_memory_limit(tmp_path, monkeypatch):
+    """A file read back (:func:`irscale.io.regular_files.read_regular`, a cache entry's)
+    beyond the memory limit is refused (a miss, for an entry); one of at most
+    ``UNDER_ANY_LIMIT`` bytes is read without the limit computed (below any limit an
+    interpreter runs under)."""
+    import irscale.core.budget
+    from irscale.errors import InputError
+    from irscale.io import regular_files
+
+    small, large = tmp_path / "small", tmp_path / "large"
+    small.write_bytes(b"x" * regular_files.UNDER_ANY_LIMIT)
+    large.write_bytes(b"x" * (2 * regular_files.UNDER_ANY_LIMIT))
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory",
+                        lambda: regular_files.UNDER_ANY_LIMIT * 3 // 2)
+    with pytest.raises(InputError, match="memory limit"):
+        regular_files.read_regular(large)
+    monkeypatch.setattr(regular_files, "reading_limit", None)  # not called
+    assert regular_files.read_regular(small) == small.read_bytes()
+
+
 # ------------------------------------------------------------------ writers of one key
 def test_two_writers_of_one_key_interleaved(files, tmp_path, monkeypatch):
     """Writer A has its entry complete in its temporary file when writer B writes and
@@ -729,11 +749,12 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured, monkeypatch):
 #: the key of its command line and its reply's entry are all it reads): :mod:`json` and
 #: :mod:`re` (a JSON header: some 30 million instructions without the launcher's ``re``),
 #: OpenSSL's ``_hashlib`` (11 million: the checksum is BLAKE2b's, the interpreter's own
-#: module), numpy, and anything of the measures or the evaluation (the catalogue, the
-#: judging, the evaluation's key).
+#: module), numpy, anything of the measures or the evaluation (the catalogue, the
+#: judging, the evaluation's key), and the memory limit (an entry of at most
+#: ``UNDER_ANY_LIMIT`` bytes is below it: :func:`irscale.io.regular_files.read_regular`).
 NOT_FOR_A_REPLY = ("json", "re", "enum", "_hashlib", "hashlib", "struct", "numpy",
                    "irscale.measures", "irscale.evaluation", "irscale.cache.keys",
-                   "irscale.cache.evaluations", "irscale.io.json_input")
+                   "irscale.cache.evaluations", "irscale.io.json_input", "irscale.core.budget")
 #: ``irscale ARGV`` by :func:`irscale.cli.main.main` in an interpreter without ``site``,
 #: the inputs' identities settled at once (a hit then hashes no input: the reply checks
 #: the identities), writing last on standard error its status and the modules it loaded.

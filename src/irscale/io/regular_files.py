@@ -69,6 +69,15 @@ def file_kind(mode: int) -> str:
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket")
 
 
+#: The size of a file read back without the memory limit computed (:func:`read_regular`):
+#: below any limit under which this interpreter runs at all. The limit is half of the
+#: machine's memory, of the address space ``ulimit -v`` allows or of the cgroup's memory
+#: (:mod:`irscale.core.budget`), each more than what the running interpreter already
+#: holds (some 10 MiB of memory, more of address space): its half is more than 1 MiB.
+#: (Computing it reads the system's settings: 2 % of a cache hit.)
+UNDER_ANY_LIMIT = 1 << 20
+
+
 def read_regular(path: PathLike) -> bytes | None:
     """The bytes of the regular file at ``path`` (as stored: gzip data not decompressed),
     ``None`` when there is none: a file irscale wrote and reads back (an entry of
@@ -76,8 +85,9 @@ def read_regular(path: PathLike) -> bytes | None:
     opened without blocking and checked on the descriptor opened (no race between a check
     and the opening): a FIFO, a folder, a device or a socket raises
     :class:`NotRegularFile` (a FIFO planted there would otherwise stop every reader), a
-    file beyond the memory limit (:func:`reading_limit`) :class:`InputError`, a file that
-    cannot be read :class:`FileAccessError`."""
+    file beyond the memory limit (:func:`reading_limit`, computed for a file of more than
+    :data:`UNDER_ANY_LIMIT` bytes) :class:`InputError`, a file that cannot be read
+    :class:`FileAccessError`."""
     name = display_name(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | OPEN_FLAGS)
@@ -91,8 +101,7 @@ def read_regular(path: PathLike) -> bytes | None:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(name, file_kind(info.st_mode))
-        limit = reading_limit()
-        if info.st_size > limit:
+        if info.st_size > UNDER_ANY_LIMIT and info.st_size > (limit := reading_limit()):
             raise InputError(memory_reason([str(info.st_size), str(limit)]), source=name)
         chunks = []
         while chunk := os.read(descriptor, max(info.st_size, 1 << 16)):
@@ -283,5 +292,5 @@ class _Reader:
         return found
 
 
-__all__ = ["MAX_DEPTH", "NotRegularFile", "file_digest", "file_kind", "pack", "read_regular",
-           "unpack"]
+__all__ = ["MAX_DEPTH", "UNDER_ANY_LIMIT", "NotRegularFile", "file_digest", "file_kind", "pack",
+           "read_regular", "unpack"]
