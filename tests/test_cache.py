@@ -750,11 +750,13 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured, monkeypatch):
 #: :mod:`re` (a JSON header: some 30 million instructions without the launcher's ``re``),
 #: OpenSSL's ``_hashlib`` (11 million: the checksum is BLAKE2b's, the interpreter's own
 #: module), numpy, anything of the measures or the evaluation (the catalogue, the
-#: judging, the evaluation's key), and the memory limit (an entry of at most
-#: ``UNDER_ANY_LIMIT`` bytes is below it: :func:`irscale.io.regular_files.read_regular`).
+#: judging, the evaluation's key), the memory limit (an entry of at most
+#: ``UNDER_ANY_LIMIT`` bytes is below it: :func:`irscale.io.regular_files.read_regular`)
+#: and the optional packages' declarations.
 NOT_FOR_A_REPLY = ("json", "re", "enum", "_hashlib", "hashlib", "struct", "numpy",
                    "irscale.measures", "irscale.evaluation", "irscale.cache.keys",
-                   "irscale.cache.evaluations", "irscale.io.json_input", "irscale.core.budget")
+                   "irscale.cache.evaluations", "irscale.io.json_input", "irscale.core.budget",
+                   "irscale.core.extras")
 #: ``irscale ARGV`` by :func:`irscale.cli.main.main` in an interpreter without ``site``,
 #: the inputs' identities settled at once (a hit then hashes no input: the reply checks
 #: the identities), writing last on standard error its status and the modules it loaded.
