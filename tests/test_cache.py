@@ -483,9 +483,10 @@ def _count(n: int) -> bytes:
     (b"A" + _count(0) + _count(0), "1 texts where 0 are announced"),
     (b"A" + _count(2) + _count(3) + b"a\0\xff", "not UTF-8"),
     (b"A" + _count(2) + _count(9) + b"a\0b", "9 bytes announced, 3 left"),
+    (b"R" + _count(3) + b"0xz", "not a float"),
 ], ids=["empty", "tag", "trailing", "int-cut", "text-cut", "not-utf8", "huge-count", "deep",
         "key-not-text", "key-twice", "texts-fewer", "texts-none", "texts-not-utf8",
-        "texts-cut"])
+        "texts-cut", "float"])
 def test_a_packed_header_is_read_within_its_bounds(packed, reason):
     """An entry's header (:func:`irscale.io.regular_files.unpack`): anything
     :func:`~irscale.io.regular_files.pack` does not write is an
@@ -500,16 +501,24 @@ def test_a_packed_header_is_read_within_its_bounds(packed, reason):
 
 
 def test_packed_values_round_trip_and_refuse_what_they_cannot_hold():
-    """JSON's values but floats, lone surrogates (a file name's undecodable bytes) and the
-    64-bit bounds kept; a float, a wider integer, a key that is not text refused."""
+    """JSON's values, lone surrogates (a file name's undecodable bytes), the 64-bit bounds
+    and every bit of a float kept; bytes, a wider integer, a key that is not text refused."""
+    import enum
+    import math
+
     from irscale.io.regular_files import pack, unpack
+
+    floats = unpack(pack([0.1, -0.0, math.inf, -math.inf, 5e-324, math.nan]), "h")
+    assert [math.copysign(1, f) for f in floats[:2]] == [1, -1] and floats[:5] == [
+        0.1, 0.0, math.inf, -math.inf, 5e-324] and math.isnan(floats[5])
+    assert unpack(pack({"level": enum.IntEnum("L", "A B").B}), "h") == {"level": 2}
 
     value = {"files": [["a\udcff.run", None, [-(2**63), 2**63 - 1, 0]]], "ok": True,
              "no": False, "": {"nested": [[[]]], "é": "ü"},
              "texts": [["t1", "", "\udcff", "é"], [""], ["a\0b", "c"], [], ["x", 1]]}
     assert unpack(pack(value), "h") == value
     assert unpack(pack(("a", 1)), "h") == ["a", 1]
-    for bad in (1.5, 2**63, {1: "x"}, b"bytes"):
+    for bad in (2**63, {1: "x"}, b"bytes", {"x"}):
         with pytest.raises((ValueError, OverflowError)):
             pack(bad)
 

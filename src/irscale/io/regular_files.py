@@ -13,15 +13,16 @@ the descriptor it opened and refuses all of them; the text inputs a user names a
 The header of such a file (a ``--cache`` entry's, :mod:`irscale.cache.frames`) holds values
 packed as tagged bytes (:func:`pack`), read back within bounds (:func:`unpack`) by this
 module, which loads nothing more: no :mod:`json`, whose parser loads :mod:`re` (two thirds
-of what a cache hit did besides the interpreter's own start-up). The values are JSON's but
-floats: ``None``, ``True``, ``False``, integers of 64 bits, text, lists (a tuple is packed
-as a list) and dicts whose keys are text. Each is a tag and its bytes, the lengths before
+of what a cache hit did besides the interpreter's own start-up). The values are JSON's:
+``None``, ``True``, ``False``, integers of 64 bits, floats (exactly), text, lists (a tuple
+is packed as a list) and dicts whose keys are text. Each is a tag and its bytes, the lengths before
 what they count (integers of 8 bytes, little-endian); a list of texts (the topics of an
 evaluation, a text column) is one text, split in one pass when read::
 
     N                      None
     T  F                   True, False
     I  int64               an integer
+    R  length · hex text   a float (``float.hex``: every bit kept)
     S  length · UTF-8      a text (lone surrogates kept, as JSON's escapes keep them)
     L  count · values      a list
     A  count · length · UTF-8 texts joined by NUL      a list of texts (none holding NUL)
@@ -166,7 +167,7 @@ _WIDTH = 8
 def pack(value: Any) -> bytes:
     """The tagged bytes of ``value``, a file's header (module documentation);
     ``ValueError`` (``OverflowError``: an integer beyond 64 bits) for a value they cannot
-    hold (a float, bytes, a dict key that is not text)."""
+    hold (bytes, a set, a dict key that is not text)."""
     parts: list[bytes] = []
     _pack(value, parts)
     return b"".join(parts)
@@ -177,13 +178,14 @@ def _pack(value: Any, parts: list[bytes]) -> None:
         parts.append(b"N")
     elif value is True or value is False:
         parts.append(b"T" if value else b"F")
-    elif type(value) is int:
-        parts.append(b"I" + value.to_bytes(_WIDTH, "little", signed=True))  # OverflowError
-    elif type(value) is str:
-        data = value.encode("utf-8", "surrogatepass")
-        parts.append(b"S" + len(data).to_bytes(_WIDTH, "little") + data)
-    elif type(value) in (list, tuple):
-        if value and all(type(item) is str and "\0" not in item for item in value):
+    elif isinstance(value, int):  # (an enumeration's member too, as JSON writes it)
+        parts.append(b"I" + int(value).to_bytes(_WIDTH, "little", signed=True))
+    elif isinstance(value, float):  # exactly, as its hexadecimal text
+        _text(b"R", float(value).hex(), parts)
+    elif isinstance(value, str):
+        _text(b"S", value, parts)
+    elif isinstance(value, (list, tuple)):
+        if value and all(isinstance(item, str) and "\0" not in item for item in value):
             data = "\0".join(value).encode("utf-8", "surrogatepass")  # a column of texts
             parts.append(b"A" + len(value).to_bytes(_WIDTH, "little")
                          + len(data).to_bytes(_WIDTH, "little") + data)
@@ -191,15 +193,20 @@ def _pack(value: Any, parts: list[bytes]) -> None:
         parts.append(b"L" + len(value).to_bytes(_WIDTH, "little"))
         for item in value:
             _pack(item, parts)
-    elif type(value) is dict:
+    elif isinstance(value, dict):
         parts.append(b"D" + len(value).to_bytes(_WIDTH, "little"))
         for key, item in value.items():
-            if type(key) is not str:
+            if not isinstance(key, str):
                 raise ValueError(f"a dict key that is not text: {key!r}")
-            _pack(key, parts)
+            _text(b"S", key, parts)
             _pack(item, parts)
     else:
         raise ValueError(f"a {type(value).__name__} cannot be packed")
+
+
+def _text(tag: bytes, text: str, parts: list[bytes]) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    parts.append(tag + len(data).to_bytes(_WIDTH, "little") + data)
 
 
 def unpack(data: bytes | memoryview, source: str) -> Any:
@@ -266,6 +273,12 @@ class _Reader:
             return self._text()
         if tag == b"I":
             return int.from_bytes(self._take(_WIDTH), "little", signed=True)
+        if tag == b"R":
+            written = self._take(self._count())
+            try:
+                return float.fromhex(written.decode("ascii"))
+            except ValueError:  # (UnicodeDecodeError too)
+                raise self.fault(f"not a float: {written[:40]!r}") from None
         if tag == b"N" or tag == b"T" or tag == b"F":
             return None if tag == b"N" else tag == b"T"
         if tag == b"A":
