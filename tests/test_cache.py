@@ -436,8 +436,25 @@ def _old_format(data: bytes) -> bytes:
     return MAGIC[:-1] + b"\x00" + data[len(MAGIC):]
 
 
-@pytest.mark.parametrize("damage", [_truncated, _flipped, _garbage, _old_format, bytes],
-                         ids=["truncated", "flipped", "garbage", "other-format", "empty"])
+def _format_2(data: bytes) -> bytes:
+    """The entry as format 2 wrote it, intact: its header as JSON under a SHA-256 checksum
+    (a format 3 entry's key is that of format 2: a miss, never a wrong answer)."""
+    import hashlib
+    import json
+
+    from irscale.io.regular_files import unpack
+
+    start = len(MAGIC) + 32 + 8
+    length = int.from_bytes(data[start - 8:start], "little")
+    header = json.dumps(unpack(data[start:start + length], "h")).encode()
+    body = len(header).to_bytes(8, "little") + header + data[start + length:]
+    return b"irscale-cache\x00\x00\x02" + hashlib.sha256(body).digest() + body
+
+
+@pytest.mark.parametrize("damage", [_truncated, _flipped, _garbage, _old_format, _format_2,
+                                    bytes],
+                         ids=["truncated", "flipped", "garbage", "other-format", "format-2",
+                              "empty"])
 def test_a_damaged_entry_is_reported_and_evaluated_again(files, tmp_path, measured, damage):
     cache = tmp_path / "cache"
     fresh = evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
