@@ -15,7 +15,8 @@ file, another key): the caller evaluates again. Nothing is unpickled: an entry h
 only. An entry is read without :mod:`json`, :mod:`re`, :mod:`struct` or OpenSSL's
 :mod:`hashlib` (the header packed, the checksum BLAKE2b's, the interpreter's own module):
 a hit reads its key and its entry, nothing else. Format 2, a JSON header under a SHA-256
-checksum, loaded them: some 40 million instructions of a hit's 100 million.
+checksum, loaded them: some 40 million instructions of the 104 million of a hit run by
+``python -m irscale.cli.main``.
 
 A text entry (:func:`encode_text`) holds the bytes that ``irscale eval`` printed, as the
 engine wrote them (:func:`irscale.evaluation.trec_text.trec_eval_text`): a hit prints them
