@@ -21,8 +21,14 @@ and the median of the ratios of each hit's and miss's CPU time to the evaluation
 a cache run beside it; the machine's load before and after. Add ``-S`` to ``--python-flags``
 to leave out what the machine's ``site`` (its ``.pth`` files) costs every process.
 
+``--instructions`` counts instead the instructions (valgrind's callgrind: independent of
+the machine's load) of ``irscale eval -q`` of that run file with a warm cache (a hit)
+and without a cache, through ``python -m irscale.cli.main`` and through pip's ``irscale``
+launcher beside the interpreter (which imports ``re`` before irscale starts), and
+prints their ratios: the row "cache hit vs no cache, track run".
+
     python benchmarks/bench_cache.py --runs 50 --topics 50 --depth 1000 [--repeat 3]
-        [--datagen-dir DIR]
+        [--datagen-dir DIR] [--instructions]
 """
 
 from __future__ import annotations
@@ -168,6 +174,39 @@ def eval_table(label: str, qrels: Path, run: Path, cache: Path, repeat: int) -> 
               f"{statistics.median(ratios[name]):.2f} |")
 
 
+def instructions(command: list[str]) -> int:
+    """The instructions callgrind counts in the process of ``command``."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *command], capture_output=True, text=True, check=True)
+    return int(done.stderr.rsplit("Collected : ", 1)[1].split()[0])
+
+
+def instructions_table(qrels: Path, run: Path, cache: Path) -> None:
+    """``irscale eval -q QRELS RUN`` with a warm cache and without one, in callgrind's
+    instructions, through ``python -m irscale.cli.main`` and through the ``irscale``
+    launcher (module documentation); the outputs checked identical."""
+    from irscale.io.regular_files import SETTLED_NS
+
+    launcher = Path(sys.executable).with_name("irscale")
+    entries = {"python -m irscale.cli.main": [sys.executable, "-m", "irscale.cli.main"]}
+    if launcher.exists():
+        entries["irscale (pip's launcher)"] = [str(launcher)]
+    time.sleep(max(0.0, SETTLED_NS / 1e9 - (time.time() - run.stat().st_ctime)) + 0.1)
+    shutil.rmtree(cache, ignore_errors=True)
+    command = ["eval", "-q", str(qrels), str(run)]
+    print("\nirscale eval -q, one run file: instructions (callgrind) of a cache hit "
+          "and of the evaluation without a cache")
+    print("| entry point | no cache (M) | cache hit (M) | hit vs no cache |")
+    print("|---|---:|---:|---:|")
+    for name, start in entries.items():
+        outputs = {subprocess.run([*start, *argv], capture_output=True, check=True).stdout
+                   for argv in (command, [*command, "--cache", str(cache)]) * 2}
+        assert len(outputs) == 1, name
+        none, hit = (instructions([*start, *argv])
+                     for argv in (command, [*command, "--cache", str(cache)]))
+        print(f"| {name} | {none / 1e6:.1f} | {hit / 1e6:.1f} | {hit / none:.3f} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50)
@@ -182,6 +221,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time eval on datagen's 10M-line case i (kept there)")
     parser.add_argument("--eval-only", action="store_true",
                         help="only the tables of irscale eval (not eval-many's)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only the instructions of eval -q's cache hit and of the "
+                        "evaluation without a cache (callgrind), through both entry points")
     parser.add_argument("--python-flags", default="",
                         help="the interpreter's options of irscale eval's processes, "
                         "e.g. '-S' (no site: no .pth file of the machine)")
@@ -216,6 +258,9 @@ def main(argv: list[str] | None = None) -> None:
             timed([*command, "--cache", str(cache)])
             changed.write_bytes(original.replace(b" 1 ", b" 1  ", 1))
 
+        if args.instructions:
+            instructions_table(qrels, runs / "run000.txt", scratch / "eval-cache")
+            return
         eval_table(f"one run file ({args.topics} topics x {args.depth} documents)", qrels,
                    runs / "run000.txt", scratch / "eval-cache", args.repeat)
         if args.datagen_dir is not None:

@@ -436,8 +436,25 @@ def _old_format(data: bytes) -> bytes:
     return MAGIC[:-1] + b"\x00" + data[len(MAGIC):]
 
 
-@pytest.mark.parametrize("damage", [_truncated, _flipped, _garbage, _old_format, bytes],
-                         ids=["truncated", "flipped", "garbage", "other-format", "empty"])
+def _format_2(data: bytes) -> bytes:
+    """The entry as format 2 wrote it, intact: its header as JSON under a SHA-256 checksum
+    (a format 3 entry's key is that of format 2: a miss, never a wrong answer)."""
+    import hashlib
+    import json
+
+    from irscale.io.regular_files import unpack
+
+    start = len(MAGIC) + 32 + 8
+    length = int.from_bytes(data[start - 8:start], "little")
+    header = json.dumps(unpack(data[start:start + length], "h")).encode()
+    body = len(header).to_bytes(8, "little") + header + data[start + length:]
+    return b"irscale-cache\x00\x00\x02" + hashlib.sha256(body).digest() + body
+
+
+@pytest.mark.parametrize("damage", [_truncated, _flipped, _garbage, _old_format, _format_2,
+                                    bytes],
+                         ids=["truncated", "flipped", "garbage", "other-format", "format-2",
+                              "empty"])
 def test_a_damaged_entry_is_reported_and_evaluated_again(files, tmp_path, measured, damage):
     cache = tmp_path / "cache"
     fresh = evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
@@ -462,6 +479,85 @@ def test_an_entry_of_another_key_is_not_trusted(files, tmp_path, measured):
         evaluate(files / "qrels", files / "a.run", ["map"], cache=cache)
         evaluate(files / "qrels", files / "a.run", ["P.2"], cache=cache)
     assert len(measured) == 3
+
+
+def _count(n: int) -> bytes:
+    return n.to_bytes(8, "little")
+
+
+@pytest.mark.parametrize(("packed", "reason"), [
+    (b"", "1 bytes announced, 0 left"),
+    (b"X", "an unknown tag b'X'"),
+    (b"NN", "1 bytes after its value"),
+    (b"I" + bytes(4), "8 bytes announced, 4 left"),
+    (b"S" + _count(5) + b"ab", "5 bytes announced, 2 left"),
+    (b"S" + _count(2) + b"\xff\xfe", "not UTF-8"),
+    (b"L" + _count(1 << 62) + b"N", "items announced"),
+    ((b"L" + _count(1)) * 101 + b"N", "nested deeper than 100"),
+    (b"D" + _count(1) + b"I" + bytes(8) + b"N", "a dict key that is not text"),
+    (b"D" + _count(2) + (b"S" + _count(1) + b"k" + b"N") * 2, "the key 'k' given twice"),
+    (b"A" + _count(3) + _count(3) + b"a\0b", "2 texts where 3 are announced"),
+    (b"A" + _count(0) + _count(0), "1 texts where 0 are announced"),
+    (b"A" + _count(2) + _count(3) + b"a\0\xff", "not UTF-8"),
+    (b"A" + _count(2) + _count(9) + b"a\0b", "9 bytes announced, 3 left"),
+    (b"R" + _count(3) + b"0xz", "not a float"),
+], ids=["empty", "tag", "trailing", "int-cut", "text-cut", "not-utf8", "huge-count", "deep",
+        "key-not-text", "key-twice", "texts-fewer", "texts-none", "texts-not-utf8",
+        "texts-cut", "float"])
+def test_a_packed_header_is_read_within_its_bounds(packed, reason):
+    """An entry's header (:func:`irscale.io.regular_files.unpack`): anything
+    :func:`~irscale.io.regular_files.pack` does not write is an
+    :class:`~irscale.errors.InputFormatError` naming the source (a cache entry's then is a
+    miss, with a warning: tests/faults/test_cache_faults.py)."""
+    from irscale.errors import InputFormatError
+    from irscale.io.regular_files import unpack
+
+    with pytest.raises(InputFormatError, match="not a packed value") as caught:
+        unpack(packed, "its header")
+    assert reason in caught.value.reason and caught.value.source == "its header"
+
+
+def test_packed_values_round_trip_and_refuse_what_they_cannot_hold():
+    """JSON's values, lone surrogates (a file name's undecodable bytes), the 64-bit bounds
+    and every bit of a float kept; bytes, a wider integer, a key that is not text refused."""
+    import enum
+    import math
+
+    from irscale.io.regular_files import pack, unpack
+
+    floats = unpack(pack([0.1, -0.0, math.inf, -math.inf, 5e-324, math.nan]), "h")
+    assert [math.copysign(1, f) for f in floats[:2]] == [1, -1] and floats[:5] == [
+        0.1, 0.0, math.inf, -math.inf, 5e-324] and math.isnan(floats[5])
+    assert unpack(pack({"level": enum.IntEnum("L", "A B").B}), "h") == {"level": 2}
+
+    value = {"files": [["a\udcff.run", None, [-(2**63), 2**63 - 1, 0]]], "ok": True,
+             "no": False, "": {"nested": [[[]]], "é": "ü"},
+             "texts": [["t1", "", "\udcff", "é"], [""], ["a\0b", "c"], [], ["x", 1]]}
+    assert unpack(pack(value), "h") == value
+    assert unpack(pack(("a", 1)), "h") == ["a", 1]
+    for bad in (2**63, {1: "x"}, b"bytes", {"x"}):
+        with pytest.raises((ValueError, OverflowError)):
+            pack(bad)
+
+
+def test_an_entry_is_read_within_the_memory_limit(tmp_path, monkeypatch):
+    """A file read back (:func:`irscale.io.regular_files.read_regular`, a cache entry's)
+    beyond the memory limit is refused (a miss, for an entry); one of at most
+    ``UNDER_ANY_LIMIT`` bytes is read without the limit computed (below any limit an
+    interpreter runs under)."""
+    import irscale.core.budget
+    from irscale.errors import InputError
+    from irscale.io import regular_files
+
+    small, large = tmp_path / "small", tmp_path / "large"
+    small.write_bytes(b"x" * regular_files.UNDER_ANY_LIMIT)
+    large.write_bytes(b"x" * (2 * regular_files.UNDER_ANY_LIMIT))
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory",
+                        lambda: regular_files.UNDER_ANY_LIMIT * 3 // 2)
+    with pytest.raises(InputError, match="memory limit"):
+        regular_files.read_regular(large)
+    monkeypatch.setattr(regular_files, "reading_limit", None)  # not called
+    assert regular_files.read_regular(small) == small.read_bytes()
 
 
 # ------------------------------------------------------------------ writers of one key
@@ -673,6 +769,60 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured, monkeypatch):
     assert len(printed) == 1  # eval: one text
     assert len(measured) == 2  # eval-many: one evaluation per run file
     assert (tmp_path / "e").read_bytes() == printed[0]
+
+
+#: What a hit of ``irscale eval --cache DIR`` must not load (:mod:`irscale.cache.requests`:
+#: the key of its command line and its reply's entry are all it reads): :mod:`json` and
+#: :mod:`re` (a JSON header: some 30 million instructions without the launcher's ``re``),
+#: OpenSSL's ``_hashlib`` (11 million: the checksum is BLAKE2b's, the interpreter's own
+#: module), numpy, anything of the measures or the evaluation (the catalogue, the
+#: judging, the evaluation's key), the memory limit (an entry of at most
+#: ``UNDER_ANY_LIMIT`` bytes is below it: :func:`irscale.io.regular_files.read_regular`)
+#: and the optional packages' declarations.
+NOT_FOR_A_REPLY = ("json", "re", "enum", "_hashlib", "hashlib", "struct", "numpy",
+                   "irscale.measures", "irscale.evaluation", "irscale.cache.keys",
+                   "irscale.cache.evaluations", "irscale.io.json_input", "irscale.core.budget",
+                   "irscale.core.extras")
+#: ``irscale ARGV`` by :func:`irscale.cli.main.main` in an interpreter without ``site``,
+#: the inputs' identities settled at once (a hit then hashes no input: the reply checks
+#: the identities), writing last on standard error its status and the modules it loaded.
+_REPLY_SCRIPT = """
+import sys
+before = set(sys.modules)
+import irscale.io.regular_files
+irscale.io.regular_files.SETTLED_NS = 0
+from irscale.cli.main import main
+status = main(sys.argv[1:])
+sys.stdout.flush()
+print(status, *sorted(set(sys.modules) - before), file=sys.stderr)
+"""
+
+
+def test_a_hit_of_eval_reads_its_key_and_its_entry_only(files, tmp_path):
+    """``irscale eval -q --cache DIR`` run twice, each in a fresh interpreter: the second
+    prints the first's text from the reply, and loads none of :data:`NOT_FOR_A_REPLY`."""
+    home = os.path.dirname(os.path.dirname(irscale.__file__))
+    argv = ["eval", "-q", str(files / "qrels"), str(files / "a.run"), "--cache",
+            str(tmp_path / "cache")]
+    printed, loaded = [], []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-S", "-c", _REPLY_SCRIPT, *argv],
+                              env={**os.environ, "PYTHONPATH": home}, capture_output=True,
+                              text=True, timeout=300, check=False)
+        status, *modules = done.stderr.strip().splitlines()[-1].split()
+        assert status == "0", done.stderr
+        printed.append(done.stdout)
+        loaded.append(modules)
+    assert printed[0] == printed[1] and printed[0].count("\n") > 5, printed
+    assert len(os.listdir(tmp_path / "cache")) == 2  # the evaluation's entry, the reply
+    assert "irscale.measures.names" in loaded[0]  # (the miss: the guard sees what it loads)
+    refused = [name for name in loaded[1]
+               if name in NOT_FOR_A_REPLY or name.startswith(NOT_FOR_A_REPLY_PACKAGES)]
+    assert refused == [], refused
+
+
+#: Packages none of whose modules a hit loads.
+NOT_FOR_A_REPLY_PACKAGES = tuple(f"{name}." for name in NOT_FOR_A_REPLY)
 
 
 def test_an_unreadable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):

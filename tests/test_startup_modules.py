@@ -89,10 +89,8 @@ EVAL = EVAL_START | {
 CACHE_HIT = {
     "irscale", "irscale._engine", "irscale.cache", "irscale.cache.frames",
     "irscale.cache.requests", "irscale.cache.store", "irscale.cli", "irscale.cli.main",
-    "irscale.core", "irscale.core.budget", "irscale.core.extras", "irscale.core.lazy",
-    "irscale.core.reads",
-    "irscale.core.records", "irscale.core.version", "irscale.errors", "irscale.io",
-    "irscale.io.files", "irscale.io.json_input", "irscale.io.regular_files"}
+    "irscale.core", "irscale.core.lazy", "irscale.core.reads", "irscale.core.version",
+    "irscale.errors", "irscale.io", "irscale.io.files", "irscale.io.regular_files"}
 
 _SCRIPT = textwrap.dedent("""
     import contextlib, io, json, sys

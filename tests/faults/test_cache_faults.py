@@ -47,36 +47,43 @@ def _flip(data: bytes) -> bytes:
     return data[:middle] + bytes([data[middle] ^ 0x01]) + data[middle + 1:]
 
 
+def _header(data: bytes) -> tuple[int, bytes]:
+    """Where an entry's header starts (after its magic, checksum and length) and its bytes
+    (packed: :func:`irscale.io.regular_files.pack`)."""
+    from irscale.cache.frames import MAGIC
+
+    start = len(MAGIC) + 32 + 8
+    length = int.from_bytes(data[start - 8:start], "little")
+    return start, data[start:start + length]
+
+
 def _other_kind(data: bytes) -> bytes:
     """The entry framed again, intact, as an entry of the evaluations: its checksum holds,
     its key and version are the entry's own, only its kind differs."""
-    import json
+    from irscale.cache.frames import frame
+    from irscale.io.regular_files import unpack
 
-    from irscale.cache.frames import MAGIC, frame
-
-    start = len(MAGIC) + 32
-    length = int.from_bytes(data[start:start + 8], "little")
-    header = json.loads(data[start + 8:start + 8 + length])
+    start, packed = _header(data)
+    header = unpack(packed, "header")
     rest = {k: v for k, v in header.items() if k not in ("key", "version", "kind", "warnings")}
     return frame(header["key"], header["version"], "evaluation", header["warnings"], rest,
-                 [data[start + 8 + length:]])
+                 [data[start + len(packed):]])
 
 
-def _header_with(field: bytes):
-    """A damage: the entry framed again, its checksum holding, with ``field`` (``"name":
-    value``, JSON) first in its header (anyone who can write into the folder can frame
-    one)."""
+def _header_with(value: bytes):
+    """A damage: the entry framed again, its checksum holding, with an item ``"x"`` first
+    in its header whose packed bytes are ``value`` (anyone who can write into the folder
+    can frame one)."""
 
     def damage(data: bytes) -> bytes:
-        import hashlib
+        from irscale.cache.frames import MAGIC, digest
 
-        from irscale.cache.frames import MAGIC
-
-        start = len(MAGIC) + 32
-        length = int.from_bytes(data[start:start + 8], "little")
-        header = b"{" + field + b"," + data[start + 9:start + 8 + length]
-        body = len(header).to_bytes(8, "little") + header + data[start + 8 + length:]
-        return MAGIC + hashlib.sha256(body).digest() + body
+        start, packed = _header(data)
+        count = int.from_bytes(packed[1:9], "little")
+        header = b"D" + (count + 1).to_bytes(8, "little") + b"S" + (1).to_bytes(8, "little") \
+            + b"x" + value + packed[9:]
+        body = len(header).to_bytes(8, "little") + header + data[start + len(packed):]
+        return MAGIC + digest(body).digest() + body
 
     return damage
 
@@ -333,14 +340,15 @@ CASES = [
        allowed_new=["c/"]),
     ok("eval-cache-text-entry-of-another-kind", [*EVAL, "--cache", "c"],
        damaged_is_not_served(_other_kind, *EVAL), allowed_new=["c/"]),
-    # a header beyond the JSON parser's bounds (nested 100,000 deep: a RecursionError; an
-    # integer of 100,000 digits: Python's advice about sys.set_int_max_str_digits)
+    # a header beyond the reader's bounds (lists nested 100,000 deep: a RecursionError; a
+    # list of 2^62 items, which a reader would make before it found them missing)
     ok("eval-cache-header-nested-too-deep", [*EVAL, "--cache", "c"],
-       damaged_is_not_served(_header_with(b'"x":' + b"[" * 100_000 + b"]" * 100_000), *EVAL,
+       damaged_is_not_served(_header_with((b"L" + (1).to_bytes(8, "little")) * 100_000
+                                          + b"N"), *EVAL,
                              reason="nested deeper than 100"), allowed_new=["c/"]),
-    ok("eval-cache-header-huge-integer", [*EVAL, "--cache", "c"],
-       damaged_is_not_served(_header_with(b'"x":' + b"7" * 100_000), *EVAL,
-                             reason="beyond 64 bits"), allowed_new=["c/"]),
+    ok("eval-cache-header-huge-count", [*EVAL, "--cache", "c"],
+       damaged_is_not_served(_header_with(b"L" + (1 << 62).to_bytes(8, "little") + b"N"),
+                             *EVAL, reason="items announced"), allowed_new=["c/"]),
     ok("many-cache-miss-then-hit", [*MANY, "--cache", "c"],
        all_checks(same_as_uncached(*MANY), hit_equals(*MANY)), allowed_new=["c/"]),
     ok("eval-batches-cache", [*EVAL[:-1], "--batch-size", "1", "--no-progress", "--cache",

@@ -71,16 +71,17 @@ def cache_folder(argv: Sequence[str]) -> str | None:
 
 def request_key(version: str, argv: Sequence[str]) -> str:
     """The key of the reply to the command line ``argv`` (module documentation): the
-    SHA-256 digest of irscale's version and of its words, each preceded by its length in
-    bytes (no two command lines write the same bytes), as text items of
+    BLAKE2b digest (32 bytes, :func:`irscale.cache.frames.digest`: the module that reads
+    the reply) of irscale's version and of its words, each preceded by its length in bytes
+    (no two command lines write the same bytes), as text items of
     :class:`~irscale.cache.keys.KeyWriter` are (whose module a hit does not load)."""
-    import hashlib
+    from .frames import digest
 
-    digest = hashlib.sha256()
+    hashed = digest()
     for item in ("irscale command line", version, *argv):
         data = item.encode("utf-8", "surrogatepass")
-        digest.update(b"S" + len(data).to_bytes(8, "little") + data)
-    return digest.hexdigest()
+        hashed.update(b"S" + len(data).to_bytes(8, "little") + data)
+    return str(hashed.hexdigest())
 
 
 def _version() -> str:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import _thread
 import os
-import re
 import time
 import warnings
 from contextlib import contextmanager
@@ -60,10 +59,11 @@ if TYPE_CHECKING:  # pragma: no cover  (typing: not for a hit, irscale.cache.req
 
 #: The suffix of an entry's file.
 SUFFIX = ".entry"
-#: A temporary file of an entry being written (``.<key>.<random>.tmp``: ``tempfile``'s 8
-#: characters), and the age (seconds) past which one is an orphan of a killed writer
-#: (no entry takes that long to write) and is removed.
-TEMPORARY = re.compile(r"\.[0-9a-f]+\.[a-z0-9_]{8}\.tmp")
+#: The pattern of a temporary file of an entry being written (``.<key>.<random>.tmp``:
+#: ``tempfile``'s 8 characters; compiled by :mod:`re` when a writer sweeps, not by a hit),
+#: and the age (seconds) past which one is an orphan of a killed writer (no entry takes
+#: that long to write) and is removed.
+TEMPORARY = r"\.[0-9a-f]+\.[a-z0-9_]{8}\.tmp"
 ORPHAN_AGE = 3600.0
 
 
@@ -117,10 +117,13 @@ class CacheDir:
         if self._swept:
             return
         self._swept = True
+        import re
+
+        temporary = re.compile(TEMPORARY)
         now = time.time()
         with os.scandir(self.path) as entries:
             for entry in entries:
-                if TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                if temporary.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                     if now - entry.stat(follow_symlinks=False).st_mtime > ORPHAN_AGE:
                         _remove(entry.path)
 

@@ -320,7 +320,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     parsed: list[Any] = [None]  # the arguments once parsed (an error's message names them)
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        request, replied = _cache_request(argv)
+        request, replied = _cache_request(argv, own=tune_memory)
         if replied:
             return 0
         return _start_and_run(argv, request, parsed, tune_memory=tune_memory)
@@ -403,18 +403,20 @@ class _StartUp:
             gc.enable()
 
 
-def _cache_request(argv: list[str]) -> tuple[Any, bool]:
+def _cache_request(argv: list[str], *, own: bool) -> tuple[Any, bool]:
     """The results cache's request of ``argv`` (:class:`irscale.cache.requests.Request`;
     None without ``--cache``), and whether its reply to this very command line was written,
-    before anything else is loaded."""
+    before anything else is loaded (``own``: the process is the command line's, the reply
+    read without the collector, as a start-up: :class:`_StartUp`)."""
     if "--cache" not in argv and not any(arg.startswith("--cache=") for arg in argv):
         return None, False
-    from ..cache.requests import Request
+    with _StartUp(own):
+        from ..cache.requests import Request
 
-    request = Request.of(argv)
-    if request is not None and request.reply() is not None:
-        sys.stdout.flush()
-        return request, True
+        request = Request.of(argv)
+        if request is not None and request.reply() is not None:
+            sys.stdout.flush()
+            return request, True
     return request, False
 
 

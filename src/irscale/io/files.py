@@ -49,7 +49,6 @@ import time
 from collections.abc import Callable, Iterator
 
 from ..core import reads
-from ..core.extras import parquet_name
 from ..errors import (
     FileAccessError,
     InputError,
@@ -323,6 +322,7 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a Parquet file: by its name's ending, or by the first bytes of
     a regular file (not of a pipe, which is read once, by its reader; an unreadable file
     is not Parquet: its reader says why)."""
+    from ..core.extras import parquet_name  # (here: a cache hit loads no core.extras)
     if parquet_name(os.fspath(path)):
         return True
     if os.fspath(path) == STDIO or not os.path.isfile(path):

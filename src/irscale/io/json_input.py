@@ -1,5 +1,6 @@
 """JSON inputs parsed within bounds: the one parser of every JSON text irscale reads (a
-click model's parameters, the header of a ``--cache`` entry, a simulation's checkpoint).
+click model's parameters, a simulation's checkpoint; a ``--cache`` entry's header is packed
+instead: :func:`irscale.io.regular_files.unpack`).
 
 Python's parser recurses once per nested array or object, so a file of 100,000 ``[`` ends
 in a ``RecursionError``, and it converts an integer of more than 4,300 digits only to
@@ -29,17 +30,13 @@ import re
 from itertools import accumulate
 
 from ..errors import InputFormatError, shorten
+from .regular_files import MAX_DEPTH  # (the bound of every structured input)
 
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover  (typing: not for a cache hit)
     from collections.abc import Callable, Iterator
     from typing import Any
-
-#: The deepest nesting of arrays and objects a JSON input may have: a click model's
-#: parameters nest 3 deep, a cache entry's header 3; far below the depth at which
-#: Python's parser runs out of stack (about 1,000).
-MAX_DEPTH = 100
 
 #: The largest integer a JSON input may hold, and the smallest: 64 bits, as the integer
 #: fields of every other input (``irscale.io._text.check_int64``).
