@@ -100,6 +100,7 @@ impl Starts {
         }
     }
 
+    #[inline]
     fn bounds(&self, row: u32) -> (usize, usize) {
         let row = row as usize;
         match self {
@@ -119,6 +120,7 @@ impl<'a> Docnos<'a> {
     }
 
     /// The docno of row `row`.
+    #[inline]
     pub fn get(&self, row: u32) -> &'a [u8] {
         let (start, end) = self.starts.bounds(row);
         &self.text[start..end]
