@@ -425,6 +425,15 @@ impl Joined<'_> {
     }
 }
 
+/// The buffers of a run file's reading that a thread reuses for the next file it reads:
+/// the blocks of text and the parts parsed from them (a track's runs read one after
+/// another in the same buffers, whose pages are not mapped afresh for every file).
+#[derive(Default)]
+pub struct Scratch {
+    blocks: Vec<Vec<u8>>,
+    parts: Vec<Part>,
+}
+
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
 /// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
@@ -439,10 +448,24 @@ pub fn read_from<'b>(
     keep_rank: bool,
     budget: &'b Budget,
 ) -> Result<(Texts, Columns, Charge<'b>), ReadError> {
+    read_reusing(open, source, keep_rank, budget, &mut Scratch::default())
+}
+
+/// [`read_from`] in the buffers of `scratch`, which hold them again afterwards.
+pub fn read_reusing<'b>(
+    open: &Open,
+    source: &str,
+    keep_rank: bool,
+    budget: &'b Budget,
+    scratch: &mut Scratch,
+) -> Result<(Texts, Columns, Charge<'b>), ReadError> {
     let threads = rayon::current_num_threads();
     let mut blocks = Blocks::new(open()?, block_bytes(threads));
     let count = WAVE_BLOCKS_PER_THREAD * threads;
-    let mut spare = Vec::new();
+    let Scratch {
+        blocks: spare,
+        parts: spent,
+    } = scratch;
     let mut joined = Joined {
         charge: budget.charge(),
         texts: Texts::default(),
@@ -458,10 +481,9 @@ pub fn read_from<'b>(
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
     let mut wave = blocks
-        .wave(count, &mut spare)
+        .wave(count, spare)
         .map_err(|error| locate(error, open))?;
     let mut parts: Vec<Part> = Vec::new();
-    let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
     while !(wave.is_empty() && parts.is_empty()) {
         let reused: Vec<Part> = (0..wave.len())
@@ -470,7 +492,7 @@ pub fn read_from<'b>(
         let ((next, parsed), joining) = rayon::join(
             || {
                 rayon::join(
-                    || blocks.wave(count, &mut spare),
+                    || blocks.wave(count, spare),
                     || {
                         wave.par_iter()
                             .zip(reused)
