@@ -174,11 +174,19 @@ pub fn parse_integer(field: &[u8]) -> Result<i64, &'static str> {
 
 /// A decimal floating-point literal as the readers accept it (`_FLOAT`: a sign, digits
 /// with a decimal point and an exponent, or `nan`, `inf`, `infinity` in any case), and its
-/// value, correctly rounded (NaN and infinities included).
+/// value, correctly rounded (NaN and infinities included). The short decimals of most
+/// scores are read in line ([`short_decimal`]), the rest by a call.
+#[inline]
 pub fn parse_float(field: &[u8]) -> Result<f64, &'static str> {
-    if let Some(value) = short_decimal(field) {
-        return Ok(value);
+    match short_decimal(field) {
+        Some(value) => Ok(value),
+        None => parse_other_float(field),
     }
+}
+
+/// [`parse_float`] of a field that is no short decimal.
+#[inline(never)]
+fn parse_other_float(field: &[u8]) -> Result<f64, &'static str> {
     let body = match field.first() {
         Some(b'-' | b'+') => &field[1..],
         _ => field,
@@ -206,6 +214,7 @@ const POWERS_OF_TEN: [f64; 16] = [
 /// its scale a power of ten at most 10^15, both exact in a double, so their quotient,
 /// rounded once, is the decimal correctly rounded (Clinger's fast path, "How to read
 /// floating point numbers accurately", PLDI 1990).
+#[inline]
 fn short_decimal(field: &[u8]) -> Option<f64> {
     let (negative, body) = match field.first()? {
         b'-' => (true, &field[1..]),
