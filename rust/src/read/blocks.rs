@@ -149,7 +149,9 @@ impl Blocks<'_> {
                 // beyond them are)
                 piece.truncate(start + want);
                 piece.resize(start + want, 0);
-                piece[..start].copy_from_slice(&self.carry);
+                if k == 0 {
+                    piece[..start].copy_from_slice(&self.carry);
+                }
                 let read = read_at(file, at + (k * size) as u64, &mut piece[start..]);
                 piece.truncate(start + *read.as_ref().unwrap_or(&0));
                 read

@@ -692,6 +692,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn runs_read_in_turn_in_the_same_buffers() {
+        // plain files of several waves, then fewer bytes, lines and blocks than the last
+        // file left in the buffers: each read as it is read afresh
+        let scratch = &mut Scratch::default();
+        for (n, long) in [(300, 9), (40, 1), (500, 30), (3, 2), (120, 0)] {
+            let text: Vec<u8> = (0..n)
+                .flat_map(|i| {
+                    format!("t{} Q0 d{i}{} {i} {i}.5 r\n", i % 7, "x".repeat(long)).into_bytes()
+                })
+                .collect();
+            let path = std::env::temp_dir()
+                .join(format!("irscale-run-scratch-{}-{n}", std::process::id()));
+            std::fs::write(&path, &text).unwrap();
+            let open = || Stream::file(&path, "r", &NEVER);
+            let budget = Budget::unlimited();
+            let (texts, columns, _) = read_reusing(&open, "r", true, &budget, scratch).unwrap();
+            let (fresh_texts, fresh_columns) = read(&text, "r", true).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            let (run, fresh) = (columns.run(&texts), fresh_columns.run(&fresh_texts));
+            assert_eq!((&run.score, &run.rank), (&fresh.score, &fresh.rank));
+            assert_eq!(run.topics, fresh.topics);
+            for row in 0..n as u32 {
+                assert_eq!(run.docno.get(row), fresh.docno.get(row));
+            }
+        }
+    }
+
     /// The rows of [`blocks_read_as_one_text`]'s text, from the formula that wrote them.
     fn check_rows(run: &Run) {
         {
