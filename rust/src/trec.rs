@@ -7,6 +7,7 @@ use crate::read::duplicates::TABLE_ROW;
 use crate::read::error::ReadError;
 use crate::read::limits::{Budget, Charge};
 use crate::read::open::Stop;
+use crate::read::run::Scratch;
 use crate::read::source::{self, Stream};
 use crate::read::topics::Groups;
 use crate::read::{qrels, run};
@@ -152,15 +153,21 @@ struct ReadRun<'b> {
     _charges: [Charge<'b>; 2],
 }
 
-/// The fields of the run `file`, read in blocks (decompressed) within `budget`, with the
-/// memory its judging takes ([`judging_bytes`]); its fault otherwise.
-fn read_run<'b>(file: &File, keep_rank: bool, budget: &'b Budget) -> Result<ReadRun<'b>, Refused> {
+/// The fields of the run `file`, read in blocks (decompressed) within `budget` in the
+/// buffers of `scratch`, with the memory its judging takes ([`judging_bytes`]); its fault
+/// otherwise.
+fn read_run<'b>(
+    file: &File,
+    keep_rank: bool,
+    budget: &'b Budget,
+    scratch: &mut Scratch,
+) -> Result<ReadRun<'b>, Refused> {
     let refused = |e| Box::new((e, None));
     let mut held_charge = budget.charge();
     let held = file.held(&mut held_charge).map_err(refused)?;
     let open = || file.stream(&held);
     let (texts, columns, mut charge) =
-        run::read_from(&open, file.name, keep_rank, budget).map_err(refused)?;
+        run::read_reusing(&open, file.name, keep_rank, budget, scratch).map_err(refused)?;
     charge
         .add(judging_bytes(columns.groups()), file.name)
         .map_err(refused)?;
@@ -222,7 +229,8 @@ fn judge_read(
 /// (the qrels, then the runs in turn) otherwise. The qrels are parsed while the first run
 /// is read (parsed first, alone, they would leave every thread but one idle); the other
 /// runs are read and judged side by side, each run's parsed fields kept while it is judged
-/// only. The files' texts and parsed fields held at once are within `budget`.
+/// only, a thread reading its runs in turn in the same buffers ([`Scratch`]). The files'
+/// texts and parsed fields held at once are within `budget`.
 pub fn judge(
     qrels_file: &File,
     run_files: &[File],
@@ -243,7 +251,7 @@ pub fn judge(
         || {
             run_files
                 .first()
-                .map(|file| read_run(file, keep_rank, budget))
+                .map(|file| read_run(file, keep_rank, budget, &mut Scratch::default()))
         },
     );
     let index = index?;
@@ -251,10 +259,10 @@ pub fn judge(
     let judged: Vec<Result<_, Refused>> = run_files
         .par_iter()
         .enumerate()
-        .map(|(at, file)| {
+        .map_init(Scratch::default, |scratch, (at, file)| {
             let read = match at {
                 0 => first.lock().expect("taken once").take().expect("read"),
-                _ => read_run(file, keep_rank, budget),
+                _ => read_run(file, keep_rank, budget, scratch),
             }?;
             judge_read(file, read, &index, options)
         })

@@ -137,18 +137,21 @@ impl Blocks<'_> {
             .par_iter_mut()
             .enumerate()
             .map(|(k, piece)| {
-                piece.clear();
-                if k == 0 {
-                    piece.extend_from_slice(&self.carry);
-                }
-                let start = piece.len();
+                let start = if k == 0 { self.carry.len() } else { 0 };
                 let want =
                     usize::try_from(left.saturating_add(1).saturating_sub((k * size) as u64))
                         .map_or(size, |rest| rest.min(size));
                 // room for the start of the next piece's first line too: moved here below
                 // without reallocating (a copy of the whole piece, made in turn)
-                piece.reserve(want + HEAD_ROOM);
+                let room = start + want + HEAD_ROOM;
+                piece.reserve(room.saturating_sub(piece.len()));
+                // a spent block's bytes are read over, not zeroed first (only bytes
+                // beyond them are)
+                piece.truncate(start + want);
                 piece.resize(start + want, 0);
+                if k == 0 {
+                    piece[..start].copy_from_slice(&self.carry);
+                }
                 let read = read_at(file, at + (k * size) as u64, &mut piece[start..]);
                 piece.truncate(start + *read.as_ref().unwrap_or(&0));
                 read

@@ -100,6 +100,7 @@ impl Starts {
         }
     }
 
+    #[inline]
     fn bounds(&self, row: u32) -> (usize, usize) {
         let row = row as usize;
         match self {
@@ -119,6 +120,7 @@ impl<'a> Docnos<'a> {
     }
 
     /// The docno of row `row`.
+    #[inline]
     pub fn get(&self, row: u32) -> &'a [u8] {
         let (start, end) = self.starts.bounds(row);
         &self.text[start..end]
@@ -423,6 +425,15 @@ impl Joined<'_> {
     }
 }
 
+/// The buffers of a run file's reading that a thread reuses for the next file it reads:
+/// the blocks of text and the parts parsed from them (a track's runs read one after
+/// another in the same buffers, whose pages are not mapped afresh for every file).
+#[derive(Default)]
+pub struct Scratch {
+    blocks: Vec<Vec<u8>>,
+    parts: Vec<Part>,
+}
+
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
 /// wave of blocks ([`WAVE_BLOCKS_PER_THREAD`]) parsed side by side while the next wave is read and
@@ -437,10 +448,24 @@ pub fn read_from<'b>(
     keep_rank: bool,
     budget: &'b Budget,
 ) -> Result<(Texts, Columns, Charge<'b>), ReadError> {
+    read_reusing(open, source, keep_rank, budget, &mut Scratch::default())
+}
+
+/// [`read_from`] in the buffers of `scratch`, which hold them again afterwards.
+pub fn read_reusing<'b>(
+    open: &Open,
+    source: &str,
+    keep_rank: bool,
+    budget: &'b Budget,
+    scratch: &mut Scratch,
+) -> Result<(Texts, Columns, Charge<'b>), ReadError> {
     let threads = rayon::current_num_threads();
     let mut blocks = Blocks::new(open()?, block_bytes(threads));
     let count = WAVE_BLOCKS_PER_THREAD * threads;
-    let mut spare = Vec::new();
+    let Scratch {
+        blocks: spare,
+        parts: spent,
+    } = scratch;
     let mut joined = Joined {
         charge: budget.charge(),
         texts: Texts::default(),
@@ -456,10 +481,9 @@ pub fn read_from<'b>(
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
     let mut wave = blocks
-        .wave(count, &mut spare)
+        .wave(count, spare)
         .map_err(|error| locate(error, open))?;
     let mut parts: Vec<Part> = Vec::new();
-    let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
     while !(wave.is_empty() && parts.is_empty()) {
         let reused: Vec<Part> = (0..wave.len())
@@ -468,7 +492,7 @@ pub fn read_from<'b>(
         let ((next, parsed), joining) = rayon::join(
             || {
                 rayon::join(
-                    || blocks.wave(count, &mut spare),
+                    || blocks.wave(count, spare),
                     || {
                         wave.par_iter()
                             .zip(reused)
@@ -665,6 +689,34 @@ mod tests {
         let open = || Ok(Stream::bytes(&text, "r"));
         for row in [0, 1, 2, 3, 250, 499, 500, 501] {
             assert_eq!(line_of(&open, row).unwrap(), scan::row_line(&text, row));
+        }
+    }
+
+    #[test]
+    fn runs_read_in_turn_in_the_same_buffers() {
+        // plain files of several waves, then fewer bytes, lines and blocks than the last
+        // file left in the buffers: each read as it is read afresh
+        let scratch = &mut Scratch::default();
+        for (n, long) in [(300, 9), (40, 1), (500, 30), (3, 2), (120, 0)] {
+            let text: Vec<u8> = (0..n)
+                .flat_map(|i| {
+                    format!("t{} Q0 d{i}{} {i} {i}.5 r\n", i % 7, "x".repeat(long)).into_bytes()
+                })
+                .collect();
+            let path = std::env::temp_dir()
+                .join(format!("irscale-run-scratch-{}-{n}", std::process::id()));
+            std::fs::write(&path, &text).unwrap();
+            let open = || Stream::file(&path, "r", &NEVER);
+            let budget = Budget::unlimited();
+            let (texts, columns, _) = read_reusing(&open, "r", true, &budget, scratch).unwrap();
+            let (fresh_texts, fresh_columns) = read(&text, "r", true).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            let (run, fresh) = (columns.run(&texts), fresh_columns.run(&fresh_texts));
+            assert_eq!((&run.score, &run.rank), (&fresh.score, &fresh.rank));
+            assert_eq!(run.topics, fresh.topics);
+            for row in 0..n as u32 {
+                assert_eq!(run.docno.get(row), fresh.docno.get(row));
+            }
         }
     }
 

@@ -14,6 +14,15 @@ impl Keyed for u32 {
     }
 }
 
+/// A key below 2^32 held in 64 bits, with a row (`crate::ties`: a score's key offset from
+/// the least of its ranking).
+impl Keyed for (u64, u32) {
+    #[inline]
+    fn key(&self) -> u32 {
+        self.0 as u32
+    }
+}
+
 impl Keyed for (u32, i64) {
     #[inline]
     fn key(&self) -> u32 {
