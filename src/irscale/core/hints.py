@@ -25,7 +25,6 @@ imported here).
 
 from __future__ import annotations
 
-import builtins
 import collections.abc
 import functools
 import itertools
@@ -35,6 +34,13 @@ import sys
 from collections.abc import Callable
 
 from ..errors import IrscaleError, ParameterError, shorten, shown
+from .hint_names import ALIASES as _ALIASES
+from .hint_names import MISSING as _MISSING
+from .hint_names import alias as _alias
+from .hint_names import checking_imports as _checking_imports
+from .hint_names import parsed as _parsed
+from .hint_names import resolve as _resolve
+from .hint_names import without_none as _without_none
 from .records import is_record_init
 
 TYPE_CHECKING = False
@@ -45,13 +51,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The integers numpy and the engine hold (int64): a Python integer beyond them cannot be
 #: a count, a cut-off or a size.
 _INT64 = 2**63
-#: Module aliases the annotations use (``pd.DataFrame``, ``np.ndarray``).
-_ALIASES = {"pd": "pandas", "np": "numpy", "npt": "numpy.typing"}
 #: Most elements of a sequence checked against its element type.
 _ELEMENTS = 10_000
 
 _UNKNOWN = None  # an annotation that cannot be read: it refuses nothing
-_MISSING = object()
 
 
 def declared_types(function: Callable[..., Any], args: tuple[Any, ...]
@@ -127,22 +130,15 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
     default, or a domain). ``*args`` and ``**kwargs`` are judged by :func:`check_entry`
     from the annotations of the call. Read once per function (per record class) by the
     edge, which keeps it; an annotation that cannot be read judges nothing."""
-    from .binding import arity_of_call, binding_of
+    from .binding import arity_of_call
 
     found = arity_of_call(function, args)
     if found is None:
         return ()
     annotations, namespace = declared_types(function, args)
-    binding = binding_of(function)
-    # those whose None the binding judges (:meth:`~irscale.core.binding.Binding.bind`)
-    judged = binding.defaults(found) if binding is not None else {}
-    domains = {param.name: param.domain for param in binding.params} \
-        if binding is not None else {}
-    declared = {name for name, domain in domains.items()
-                if judged.get(name, _MISSING) is not None and _refuses_none(domain)}
-    options = [name for name in annotations if found.varkw and name not in found.positional
-               and name not in found.keyword_only and name not in found.extra
-               and name != "return"]
+    domains, declared = _bound(function, found)
+    options = [name for name in annotations if found.varkw and name != "return" and
+               name not in (*found.positional, *found.keyword_only, *found.extra)]
     checks = []
     record = _is_constructor(function)
     for index, name in [*enumerate(found.positional),
@@ -153,17 +149,39 @@ def entry_checks(function: Callable[..., Any], args: tuple[Any, ...]
         kept = annotation  # what the parameter declares (a field: what the object keeps)
         if record and _coerced(annotation, namespace):
             annotation = "object"  # what the field's class coerces (``Strings.of``): its own
-        refuse: str | None = None
-        if name in declared or found.defaults.get(name, _MISSING) is None:
-            refuse = None
-        elif kept in ("bool", bool) and name not in domains:
-            refuse = SWITCH
-        elif _admits_none(kept, namespace) is False:
-            refuse = str(_expected(name, kept, None))
+        refuse = None if name in declared or found.defaults.get(name, _MISSING) is None \
+            else _none_refusal(name, kept, namespace, bound=name in domains)
         own = None if name in domains else _annotated_domain(annotation, namespace)
         checks.append((index, name, annotation, None if own is not None else refuse,
                        domains.get(name) or own))
     return tuple(checks)
+
+
+def _bound(function: Callable[..., Any], found: Any) -> tuple[dict[str, Any], set[str]]:
+    """The domains the binding of ``function`` declares, by parameter, and the parameters
+    whose None it judges in a domain's words (:meth:`irscale.core.binding.Binding.bind`:
+    their default is not None and the domain refuses None)."""
+    from .binding import binding_of
+
+    binding = binding_of(function)
+    if binding is None:
+        return {}, set()
+    judged = binding.defaults(found)
+    domains = {param.name: param.domain for param in binding.params}
+    return domains, {name for name, domain in domains.items()
+                     if judged.get(name, _MISSING) is not None and _refuses_none(domain)}
+
+
+def _none_refusal(name: str, kept: Any, namespace: dict[str, Any], *, bound: bool
+                  ) -> str | None:
+    """The refusal of None of parameter ``name`` declared ``kept`` whose default is not
+    None (:func:`entry_checks`): :data:`SWITCH` for a ``bool`` no binding declares, the
+    type's words where the annotation does not admit None, else None."""
+    if kept in ("bool", bool) and not bound:
+        return SWITCH
+    if _admits_none(kept, namespace) is False:
+        return str(_expected(name, kept, None))
+    return None
 
 
 def _is_constructor(function: Callable[..., Any]) -> bool:
@@ -188,9 +206,7 @@ def _coerced(annotation: Any, namespace: dict[str, Any]) -> bool:
         return False
     if not isinstance(node, ast.Name):
         return False
-    target = _resolve(node, namespace)
-    if target is _MISSING:
-        target = _checking_imports(namespace.get("__name__", "")).get(node.id)
+    target = _alias(node.id, namespace)
     return isinstance(target, type) and isinstance(vars(target).get("of"), classmethod)
 
 
@@ -211,14 +227,10 @@ def _annotated_domain(annotation: Any, namespace: dict[str, Any]) -> Any:
         return None
     # the alias alone, or with None (``MeasureNames | None``): in a union with another type
     # (``Format | Literal["trec"]``), the other may take what the domain does not
-    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and \
-            isinstance(node.right, ast.Constant) and node.right.value is None:
-        node = node.left
+    node = _without_none(node)[0]
     if not isinstance(node, ast.Name):
         return None
-    target = _resolve(node, namespace)
-    if target is _MISSING:
-        target = _checking_imports(namespace.get("__name__", "")).get(node.id)
+    target = _alias(node.id, namespace)
     if typing.get_origin(target) is not typing.Annotated:
         return None
     return next((item for item in target.__metadata__
@@ -308,15 +320,9 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
     given = [*((positional[i] if i < len(positional) else "args", value)
                for i, value in enumerate(args)), *kwargs.items()]
     domains = {name: domain for _, name, _, _, domain in checks if domain is not None}
-    from .params import Integers
-
-    unbounded = {name for name, domain in domains.items()  # (they take it: numpy cannot)
-                 if isinstance(domain, Integers) and domain.high is None}
-    for name, value in given:
-        if type(value) is int and not -_INT64 <= value < _INT64 and \
-                (name not in domains or name in unbounded):
-            return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
-                                  "integer", param=name)
+    huge = _beyond_64_bits(given, domains)
+    if huge is not None:
+        return huge
     defaults = found.defaults if found is not None else {}
     required = set() if _is_constructor(function) else {  # (a field may be empty: a run's)
         name for _, name, annotation, _, _ in checks
@@ -328,6 +334,23 @@ def _beyond(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
         if value is not _MISSING and _is_empty(value):
             return ParameterError(f"{name}: got an empty {type(value).__name__} (no data)",
                                   param=name)
+    return None
+
+
+def _beyond_64_bits(given: list[tuple[str, Any]], domains: dict[str, Any]
+                    ) -> ParameterError | None:
+    """The error of the first integer of ``given`` (name, value) beyond 64 bits whose
+    parameter no domain bounds (a domain with an upper bound refuses it in its words;
+    one without, ``n`` of a power analysis, takes it, but numpy's integers end at 64
+    bits), or None."""
+    from .params import Integers
+
+    for name, value in given:
+        domain = domains.get(name)
+        if type(value) is int and not -_INT64 <= value < _INT64 and \
+                (domain is None or (isinstance(domain, Integers) and domain.high is None)):
+            return ParameterError(f"{name}: {shorten(str(value), 80)} is beyond a 64-bit "
+                                  "integer", param=name)
     return None
 
 
@@ -380,11 +403,7 @@ def _members(annotation: Any, namespace: dict[str, Any]) -> str:
 
     if not (isinstance(annotation, str) and annotation.isidentifier()):
         return ""
-    import ast
-
-    target = _resolve(ast.Name(id=annotation), namespace)
-    if target is _MISSING:
-        target = _checking_imports(namespace.get("__name__", "")).get(annotation)
+    target = _alias(annotation, namespace)
     if not (typing.get_origin(target) is typing.Union or
             _is_union_type(typing.get_origin(target)) or _is_union_type(type(target))):
         return ""
@@ -406,10 +425,7 @@ def _literal_choices(annotation: Any, namespace: dict[str, Any]) -> list[Any] | 
             node = _parsed(annotation)
         except SyntaxError:
             return None
-        optional = isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) and \
-            isinstance(node.right, ast.Constant) and node.right.value is None
-        if optional:
-            node = node.left  # type: ignore[attr-defined]
+        node, optional = _without_none(node)
         if isinstance(node, ast.Subscript) and \
                 _resolve(node.value, namespace) is typing.Literal:  # (written out)
             elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -417,9 +433,7 @@ def _literal_choices(annotation: Any, namespace: dict[str, Any]) -> list[Any] | 
                     *((None,) if optional else ())]
         if not isinstance(node, ast.Name):
             return None
-        literal = _resolve(node, namespace)
-        if literal is _MISSING:
-            literal = _checking_imports(namespace.get("__name__", "")).get(node.id)
+        literal = _alias(node.id, namespace)
     if typing.get_origin(literal) is not typing.Literal:
         return None
     return [*typing.get_args(literal), *((None,) if optional else ())]
@@ -474,14 +488,6 @@ def _fits(value: Any, annotation: Any, namespace: dict[str, Any]) -> bool | None
     if isinstance(annotation, str):  # (the text of compiled source: it parses)
         return _fits_node(value, _parsed(annotation), namespace)
     return _fits_object(value, annotation, namespace)
-
-
-@functools.lru_cache(maxsize=1024)
-def _parsed(text: str) -> ast.expr:
-    """The parsed annotation ``text`` (parsed once: judged at every call)."""
-    import ast
-
-    return ast.parse(text, mode="eval").body
 
 
 def _decided(results: list[bool | None], decisive: bool) -> bool | None:
@@ -543,24 +549,6 @@ def _fits_subscript(value: Any, node: ast.Subscript,
         if not (isinstance(a, ast.Constant) and a.value is Ellipsis)])
 
 
-def _resolve(node: ast.expr, namespace: dict[str, Any]) -> Any:
-    """The object a name or dotted name of an annotation stands for, or :data:`_MISSING`."""
-    import ast
-    import typing
-
-    if isinstance(node, ast.Name):
-        for scope in (namespace, vars(typing), vars(collections.abc), vars(builtins)):
-            if node.id in scope:
-                return scope[node.id]
-        if node.id in _ALIASES:
-            return sys.modules.get(_ALIASES[node.id], _MISSING)
-        return _MISSING
-    if isinstance(node, ast.Attribute):
-        base = _resolve(node.value, namespace)
-        return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
-    return _MISSING
-
-
 def _fits_name(value: Any, name: str, namespace: dict[str, Any]) -> bool | None:
     """An annotation name the module imports for type checkers only (``ScoreMatrix``,
     ``pd.DataFrame``): resolved by importing what its ``if TYPE_CHECKING:`` block imports;
@@ -574,37 +562,6 @@ def _fits_name(value: Any, name: str, namespace: dict[str, Any]) -> bool | None:
     if target is _MISSING:
         return _UNKNOWN
     return _fits_object(value, target, namespace)
-
-
-@functools.cache
-def _checking_imports(module_name: str) -> dict[str, Any]:
-    """The names a module imports under ``if TYPE_CHECKING:``, imported now."""
-    import ast
-    import importlib
-    import inspect
-
-    module = sys.modules.get(module_name)
-    try:
-        tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
-    except (OSError, TypeError, SyntaxError):
-        return {}
-    found: dict[str, Any] = {}
-    for node in tree.body:
-        if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)):
-            continue
-        for statement in node.body:
-            if not isinstance(statement, ast.ImportFrom):
-                continue
-            source = "." * statement.level + (statement.module or "")
-            try:
-                imported = importlib.import_module(source, module.__package__)  # type: ignore[union-attr]
-            except ImportError:
-                continue
-            for alias in statement.names:
-                value = getattr(imported, alias.name, _MISSING)
-                if value is not _MISSING:
-                    found[alias.asname or alias.name] = value
-    return found
 
 
 def _fits_object(value: Any, target: Any, namespace: dict[str, Any]) -> bool | None:
