@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from ..core.options import EXPECTED, RankingOptions, compat_option, is_flag
 from ..core.records import record
 from ..errors import AlignmentError, NoteWarning, ParameterError
-from ..measures.base import EvalContext, MeasureRequest
-from ..measures.names import is_trec_request, parse_measures
+from ..measures.engine_calls import EvalContext
 from .options import trec_eval_keywords, trec_eval_options
 
 TYPE_CHECKING = False
@@ -25,7 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..core.rows import TopicRows
+    from ..measures.base import MeasureRequest
     from ..measures.name_hints import MeasureNames
+    from ..measures.trec_plain import PlainRequest
     from .options import TrecEvalKeywords
 
 
@@ -36,7 +37,7 @@ class EvaluationSetup:
 
     options: RankingOptions
     context: EvalContext
-    requests: tuple[MeasureRequest, ...]
+    requests: tuple[MeasureRequest | PlainRequest, ...]
 
 
 @trec_eval_keywords
@@ -44,6 +45,18 @@ def evaluation_setup(measures: MeasureNames = "official",
                      **trec: Unpack[TrecEvalKeywords]) -> EvaluationSetup:
     """The options of :func:`irscale.evaluate` (same names and meaning), checked before any input is
     read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
+    from ..measures.names import parse_measures
+
+    options, context = setup_options(trec)
+    requests = tuple(parse_measures(measures, compat=context.compat))
+    if options.ties == EXPECTED:
+        requests = tie_aware_members(requests)
+    return EvaluationSetup(options, context, requests)
+
+
+def setup_options(trec: TrecEvalKeywords) -> tuple[RankingOptions, EvalContext]:
+    """trec_eval's options of :func:`evaluation_setup` checked (``--compat`` first, as
+    before any other option): how runs are ranked and judged, and the measures' context."""
     o = trec_eval_options(trec)
     compat_option(o.compat)  # first, as before any other option
     for flag, value in (("judged_only (-J)", o.judged_only), ("complete (-c)", o.complete)):
@@ -51,12 +64,8 @@ def evaluation_setup(measures: MeasureNames = "official",
             raise ParameterError(f"{flag} must be True or False, got {value!r}")
     options = RankingOptions(relevance_level=o.relevance_level, max_docs=o.max_docs,
                              judged_only=o.judged_only, ties=o.ties, compat=o.compat)
-    context = EvalContext(compat=o.compat, num_docs_in_coll=o.num_docs_in_coll,
-                          complete=o.complete)
-    requests = tuple(parse_measures(measures, compat=o.compat))
-    if o.ties == EXPECTED:
-        requests = tie_aware_members(requests)
-    return EvaluationSetup(options, context, requests)
+    return options, EvalContext(compat=o.compat, num_docs_in_coll=o.num_docs_in_coll,
+                                complete=o.complete)
 
 
 def tie_aware_members(requests: tuple[MeasureRequest, ...]) -> tuple[MeasureRequest, ...]:
@@ -198,7 +207,8 @@ def complete_totals(at_least: Callable[[int], int], setup: EvaluationSetup
     return complete_num_rel(at_least, setup.requests, setup.options.relevance_level)
 
 
-def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureRequest],
+def complete_num_rel(at_least: Callable[[int], int],
+                     requests: Sequence[MeasureRequest | PlainRequest],
                      relevance_level: int) -> dict[str, int]:
     """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8 and 10.0, per ``num_rel`` column.
 
@@ -208,12 +218,14 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
     A column whose name sets its own level (``NumRel(rel=2)``) counts the judgments of
     degree ≥ that level. With ``-l`` above 1 the two differ: a warning says so.
     ``at_least(level)``: the number of the qrels' judgments with a degree ≥ ``level`` (≥ 1).
+    A request of a plain name (:class:`~irscale.measures.trec_plain.PlainRequest`) is
+    spelt the trec_eval way.
     """
     totals: dict[str, int] = {}
     for request in requests:
         if request.family != "num_rel":
             continue
-        label = request.family if is_trec_request(request) else request.requested
+        label = request.family if trec_spelt(request) else request.requested
         if request.relevance_level is not None:
             totals[label] = at_least(request.relevance_level)
             continue
@@ -229,5 +241,17 @@ def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureR
     return totals
 
 
+def trec_spelt(request: MeasureRequest | PlainRequest) -> bool:
+    """Whether ``request`` was spelt the trec_eval way: a plain name's always
+    (``trec_spelt``), the catalogue's as :func:`irscale.measures.names.is_trec_request`
+    reads it."""
+    if getattr(request, "trec_spelt", False):
+        return True
+    from ..measures.names import is_trec_request
+
+    return is_trec_request(request)  # type: ignore[arg-type]
+
+
 __all__ = ["EvaluationSetup", "check_run_topics", "check_topics", "complete_num_rel",
-           "complete_totals", "evaluation_setup", "some_topics", "warn_unfinished_10"]
+           "complete_totals", "evaluation_setup", "setup_options", "some_topics",
+           "warn_unfinished_10"]

@@ -25,14 +25,14 @@ from ..core.options import EXPECTED, check_run_names
 from ..io.formats import declare_trec_text, run_suffixes
 from ..io.native_files import RunNote, judge_batch
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
-from ..measures.native import unreplayable_sort_warning
-from ..measures.plan import TrecPlan, plan_trec
+from ..measures.trec_plain import plain_plan, plain_requests
 from .options import trec_eval_keywords, trec_eval_options
 from .setup import (
     EvaluationSetup,
     check_run_topics,
     complete_totals,
     evaluation_setup,
+    setup_options,
     warn_unfinished_10,
 )
 
@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack  # typing's from Python 3.11
 
     from ..measures.name_hints import MeasureNames
+    from ..measures.plan import TrecPlan
     from .options import TrecEvalKeywords
 
 
@@ -73,8 +74,7 @@ def trec_eval_text(
                  "summary": summary, "cache": cache}
     if arguments["ties"] == EXPECTED:  # tie-aware: by irscale.evaluate, which checks all
         return None
-    setup = evaluation_setup(measures, **trec)
-    plan = plan_trec(setup.requests, setup.context)
+    setup, plan = _planned(measures, trec, cache)
     if plan is None:
         return None
     inputs = native_inputs(qrels, runs, ties=setup.options.ties)
@@ -93,6 +93,28 @@ def trec_eval_text(
                       stacklevel=3)
     declare_trec_text(text)  # trec_eval's -nan and the topics: text, not a fault
     return text
+
+
+def _planned(measures: MeasureNames, trec: TrecEvalKeywords, cache: Any
+             ) -> tuple[EvaluationSetup, TrecPlan | None]:
+    """The checked setup of the call and its plan (``None``: not the engine's alone). Plain
+    names of trec_eval's (:mod:`irscale.measures.trec_plain`) without a cache are read and
+    planned from the manifest's data, after the options are checked as
+    :func:`~irscale.evaluation.setup.evaluation_setup` checks them; any other by the
+    catalogue (:func:`~irscale.measures.plan.plan_trec`), which checks and refuses them."""
+    if cache is None:
+        options, context = setup_options(trec)
+        names = measures.split() if isinstance(measures, str) else measures
+        requests = plain_requests(names, context.compat) \
+            if isinstance(names, (list, tuple)) else None
+        plan = None if requests is None else plain_plan(requests, context.compat,
+                                                         context.num_docs_in_coll)
+        if requests is not None and plan is not None:
+            return EvaluationSetup(options, context, tuple(requests)), plan
+    from ..measures.plan import plan_trec
+
+    setup = evaluation_setup(measures, **trec)
+    return setup, plan_trec(setup.requests, setup.context)
 
 
 def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, complete: bool,
@@ -119,6 +141,8 @@ def _text(inputs: NativeInputs, setup: EvaluationSetup, plan: TrecPlan, *, compl
     for call in plan.calls:
         if call.gains and call.ideal:
             for table in batch.gain_sort_unreplayable(list(call.gains)):
+                from ..measures.native import unreplayable_sort_warning
+
                 warnings.warn(unreplayable_sort_warning(*table), stacklevel=2)
     run_suffixes(names)  # several runs' names must fit the lines' fourth field
     if len(names) == 1:  # trec_eval's text: its runid line prints the run id

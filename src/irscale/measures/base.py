@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from .._manifest import MEASURE_CONTEXTS
 from .._manifest import TREC_FAMILIES as TREC_MODULES
-from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.records import field, record, replace
 from ..errors import MeasureError
+from .engine_calls import EngineCall, EvalContext
 from .params import Keywords, ParamSpec
 
 TYPE_CHECKING = False
@@ -58,23 +58,6 @@ if TYPE_CHECKING:
 
 #: trec_eval's floor for values entering a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001
-
-
-@record
-class EvalContext:
-    """Evaluation-wide settings that some measures depend on.
-
-    ``compat`` is the trec_eval version profile (9 = 9.0.8, the default; 10 = 10.0).
-    ``num_docs_in_coll`` is trec_eval's ``-N`` (an integer from 0 to 2⁶³ − 1, checked
-    here); ``complete`` is ``-c``.
-    """
-
-    compat: int = 9
-    num_docs_in_coll: int = 0
-    complete: bool = False
-
-    def __post_init__(self) -> None:
-        integer_option(self.num_docs_in_coll, NUM_DOCS_IN_COLL, low=0)
 
 
 # ------------------------------------------------------------------ parameter kinds
@@ -329,19 +312,6 @@ class GainPairs(ParamSpec):
 #: one), ``required`` (``name@k`` only) or ``none`` (no ``@k``).
 CutoffRule: TypeAlias = 'Literal["optional", "required", "none"]'
 
-
-
-@record
-class EngineCall:
-    """One call of the engine's measure dispatch (rust ``measures::compute``, by the family's
-    line of ``measures::FAMILIES``)."""
-
-    family: str
-    ints: tuple[int, ...]
-    floats: tuple[float, ...]
-    gains: tuple[tuple[int, float], ...]
-    #: The family sorts gain tables (:func:`warn_unreplayable_sort` applies to its gain map).
-    ideal: bool
 
 
 if TYPE_CHECKING:  # pragma: no cover

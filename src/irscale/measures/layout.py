@@ -17,9 +17,7 @@ from collections.abc import Sequence
 from ..errors import MeasureError
 from .base import Family, MeasureRequest, table_order
 from .names import is_trec_request
-
-#: The output index of a column without engine output (``runid``: the run's name).
-NO_OUTPUT = -1
+from .plan import NO_OUTPUT
 
 
 def ordered_requests(requests: Sequence[MeasureRequest], compat: int = 9

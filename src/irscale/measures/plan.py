@@ -6,17 +6,24 @@ computes them: each family's declaration (:class:`~irscale.measures.native.Nativ
 its engine call and its labels, the engine names its outputs
 (:func:`~irscale.core.kernels.output_names`), and the columns follow the one rule of output order
 (:mod:`irscale.measures.layout`). Importing this module imports neither numpy, pandas nor
-pyarrow.
+pyarrow, nor the catalogue (:mod:`irscale.measures.base`, loaded by :func:`plan_trec`): its
+records are those of the plan read from the manifest too
+(:func:`irscale.measures.trec_plain.plain_plan`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from ..core.kernels import output_names
 from ..core.records import record
-from .base import TREC_FAMILIES, EngineCall, EvalContext, MeasureRequest
-from .layout import NO_OUTPUT, ordered_requests, output_labels
+from .engine_calls import EngineCall, EvalContext
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
+    from .base import MeasureRequest
+
+#: The output index of a column without engine output (``runid``: the run's name).
+NO_OUTPUT = -1
 
 __all__ = ["NO_OUTPUT", "EngineCall", "PlannedColumn", "TrecPlan", "plan_trec"]
 
@@ -57,6 +64,10 @@ def plan_trec(requests: Sequence[MeasureRequest], context: EvalContext) -> TrecP
     >>> plan_trec(parse_measures("RR@10"), EvalContext()) is None
     True
     """
+    from ..core.kernels import output_names
+    from .base import TREC_FAMILIES
+    from .layout import ordered_requests, output_labels
+
     for request in requests:
         if (request.family not in TREC_FAMILIES or request.relevance_level is not None
                 or request.cutoff is not None or request.condensed or request.conditional):

@@ -22,16 +22,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from ..errors import MeasureError
-from .base import TREC_FAMILIES
-from .names import _trec_request, known_measure
-from .trec_table import (
-    AVERAGED_JG,
-    NICKNAMES,
-    NICKNAMES10,
-    QRELS_JG,
-    TREC10_MEASURES,
-    TREC_MEASURES,
-)
+from .trec_plain import plain_reading, plain_request
 
 
 def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
@@ -50,7 +41,23 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     ['P.7', 'map']
     >>> trec_eval_reading(["official", "P.7", "P@10"])[-3:]
     ['iprec_at_recall', 'P.7', 'P@10']
+
+    Names all plain (:mod:`irscale.measures.trec_plain`) are read from the manifest's
+    data, without the catalogue.
     """
+    plain = plain_reading(names, compat, per_query)
+    if plain is not None:
+        return plain
+    from .base import TREC_FAMILIES
+    from .trec_table import (
+        AVERAGED_JG,
+        NICKNAMES,
+        NICKNAMES10,
+        QRELS_JG,
+        TREC10_MEASURES,
+        TREC_MEASURES,
+    )
+
     # the judgment-group families (-R qrels_jg) are of trec_eval's table too
     table = (*(TREC10_MEASURES if compat == 10 else TREC_MEASURES), *AVERAGED_JG)
     nicknames = {**(NICKNAMES10 if compat == 10 else NICKNAMES), "qrels_jg": QRELS_JG}
@@ -79,6 +86,10 @@ def _first_named(names: Sequence[str], table: Sequence[str], compat: int
     """Each family of ``table`` named with parameters in ``names``, with the first name
     that gives them; every such name's parameters are checked (one that is a list of
     measures, ``P.5,map``, refused by what it lists)."""
+    from .base import TREC_FAMILIES
+    from .names import known_measure
+    from .trec_table import AVERAGED_JG
+
     first: dict[str, str] = {}
     for name in names:
         family, dot, params = name.partition(".")
@@ -98,9 +109,16 @@ def is_trec_eval_name(text: str) -> bool:
     """Whether ``text`` names trec_eval's measures the trec_eval way, read among trec_eval's
     families alone: a nickname (``official``, ``all_trec``, ``set``), a family with or
     without parameters (``map``, ``P.5,10``) or an output name (``P_10``); a bad parameter
-    is no such name (its error is the full parser's)."""
+    is no such name (its error is the full parser's). A plain name
+    (:func:`~irscale.measures.trec_plain.plain_request`) is one without the catalogue."""
+    if plain_request(text, 9) is not None:
+        return True
+    from .names import _trec_request
+    from .trec_table import NICKNAMES, NICKNAMES10
+
     if text in NICKNAMES or text in NICKNAMES10:
         return True
+
     try:
         return _trec_request(text) is not None
     except MeasureError:
