@@ -464,8 +464,10 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: the default measures); the context taken as the manifest declares it
 #: (:mod:`irscale.evaluation.context_manifest`: not the contexts' registry, their package
 #: and the default context's module), to 58 (46 for ``-m map``, 51 for the default
-#: measures). One pin per command line.
-TREC_EVAL_PATH_MODULES = {"map": 46, "official": 51, "options": 58}
+#: measures); trec_eval's names read and planned from the manifest's data
+#: (:mod:`irscale.measures.trec_plain`: not the catalogue's registry, parameters, name
+#: grammar and families' modules), to 40 for each. One pin per command line.
+TREC_EVAL_PATH_MODULES = {"map": 40, "official": 40, "options": 40}
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -492,7 +494,8 @@ EVAL_HELP_UNLOADED = ("irscale.cli.eval", "irscale.cli.options", "irscale.core.p
 #: readers' messages, which plain files that read without a fault need not, and the
 #: contexts' registry and modules (the context of the call is the manifest's data,
 #: :class:`irscale.evaluation.context_manifest.Declared`), and the API's edge (the command
-#: line turns off its switch, :mod:`irscale.core.edge_switch`).
+#: line turns off its switch, :mod:`irscale.core.edge_switch`), and the catalogue (trec_eval's
+#: names read and planned from the manifest's data: :mod:`irscale.measures.trec_plain`).
 TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures_names",
                            "irscale.cli.eval_many", "irscale.cli.parser", "irscale.cli.eval",
                            "irscale.cli.options", "irscale.cli.rules",
@@ -501,7 +504,11 @@ TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures
                            "irscale.core.trec_options", "irscale.io.sources", "irscale.io.irds",
                            "irscale.io.native_dicts", "irscale.core.input_messages",
                            "irscale.evaluation.context", "irscale.evaluation.contexts",
-                           "irscale.evaluation.contexts.judged", "irscale.core.edge")
+                           "irscale.evaluation.contexts.judged", "irscale.core.edge",
+                           "irscale.measures.base", "irscale.measures.params",
+                           "irscale.measures.names", "irscale.measures.native",
+                           "irscale.measures.layout", "irscale.measures.trec_table",
+                           "irscale.measures.trec")
 
 
 def _modules(argv: list[str], cwd) -> dict:

@@ -73,13 +73,8 @@ EVAL = EVAL_START | {
     "irscale.evaluation.setup", "irscale.evaluation.trec_text",
     "irscale.io.formats", "irscale.io.naming", "irscale.io.native_files",
     "irscale.io.native_inputs",
-    "irscale.measures", "irscale.measures.base", "irscale.measures.layout",
-    "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
-    "irscale.measures.plan", "irscale.measures.trec", "irscale.measures.trec_reading",
-    "irscale.measures.trec_table",
-    *(f"irscale.measures.trec.{name}" for name in (
-        "average_precision", "bpref", "counts", "interpolated", "precision",
-        "reciprocal_rank"))}
+    "irscale.measures", "irscale.measures.engine_calls", "irscale.measures.plan",
+    "irscale.measures.trec_plain", "irscale.measures.trec_reading"}
 
 #: What a hit of ``irscale eval --cache DIR`` loads of irscale: the reply to its command
 #: line (:mod:`irscale.cache.requests`) read from the folder (:mod:`irscale.cache.store`,
@@ -190,10 +185,11 @@ COMPARE = {
     "irscale.io.irds", "irscale.io.naming", "irscale.io.native_dicts", "irscale.io.native_files",
     "irscale.io.native_inputs", "irscale.io.native_trec", "irscale.io.sources", "irscale.io.table",
     "irscale.measures", "irscale.measures.base", "irscale.measures.compute",
-    "irscale.measures.layout", "irscale.measures.means",
+    "irscale.measures.engine_calls", "irscale.measures.layout", "irscale.measures.means",
     "irscale.measures.names", "irscale.measures.native", "irscale.measures.params",
     "irscale.measures.results", "irscale.measures.trec", "irscale.measures.trec.average_precision",
-    "irscale.measures.trec_reading", "irscale.measures.trec_table", "irscale.parallel",
+    "irscale.measures.plan", "irscale.measures.trec_plain", "irscale.measures.trec_reading",
+    "irscale.measures.trec_table", "irscale.parallel",
     "irscale.parallel.executor",
     "irscale.parallel.threads", "irscale.stats", "irscale.stats._twosample",
     "irscale.stats.corrections", "irscale.stats.distributions", "irscale.stats.effects",
