@@ -428,3 +428,111 @@ def test_a_command_line_the_trec_eval_path_refuses_is_the_declared_parsers(tmp_p
     assert eval_path.parse(argv) is None
     with pytest.raises(IrscaleError):
         _declared(argv)
+
+
+#: Names of trec_eval's families in every spelling the plain path reads, and beside them
+#: the spellings it leaves to the catalogue (bad cut-offs, other parameters, irscale's and
+#: ir_measures' names, the nicknames of ``-R qrels_jg``, unknown names).
+def _spellings() -> list[str]:
+    names = ["official", "all_trec", "set", "qrels_jg", "P@10", "nDCG@10", "mapp", "P.x",
+             "P.5,map", "P.0", "P.05", "P.5,5", "P.10,5", "P_0", "P_5,10", "map.5",
+             "iprec_at_recall_0.10", "iprec_at_recall.0.1", "Rprec_mult.0.5", "P_avgjg",
+             "P_avgjg.5", "utility.2,-1,0,0", "rbp.95", "ndcg.1=3", "P. 5", " map", "",
+             "ntcir:map", "P_" + "9" * 20, "P." + "9" * 19, "P.9223372036854775807"]
+    for family in _manifest.TREC_PLAIN["specs"]:
+        names += [family, f"{family}.5,10", f"{family}.7", f"{family}_10", f"{family}_1.5"]
+    return names
+
+
+def _catalogue(callable_, *args):
+    """What ``callable_`` answers, or the type and message of its error."""
+    from irscale.errors import IrscaleError
+
+    try:
+        return callable_(*args)
+    except IrscaleError as error:
+        return type(error).__name__, str(error)
+
+
+def test_the_plain_names_data_are_the_catalogues():
+    """The manifest's data of trec_eval's plain names (``TREC_PLAIN``) is what the catalogue
+    declares now: a family whose declaration changes (here its default cut-offs) makes the
+    rendered manifest differ from the file, so that the test above names the command."""
+    from irscale.measures.base import TREC_FAMILIES, Cutoffs
+
+    generator = _generator()
+    assert _manifest.TREC_PLAIN == generator._trec_plain()
+    family = TREC_FAMILIES["P"]
+    original = family.params
+    object.__setattr__(family, "params", Cutoffs(5, 10))
+    try:
+        assert generator._trec_plain()["families"]["P"]["call"][0] == (5, 10)
+        assert _manifest.TREC_PLAIN != generator._trec_plain()
+    finally:
+        object.__setattr__(family, "params", original)
+    assert _manifest.TREC_PLAIN == generator._trec_plain()
+
+
+@pytest.mark.parametrize("compat", [9, 10])
+def test_a_plain_name_is_read_and_planned_as_the_catalogue_reads_and_plans_it(compat):
+    """Every name the plain path reads (:mod:`irscale.measures.trec_plain`) gives the
+    catalogue's requests (family, parameters, spelling), its reading as trec_eval's
+    (:func:`~irscale.measures.trec_reading.trec_eval_reading`), whether it is trec_eval's
+    name, and its plan; a name it does not read is one the catalogue reads otherwise or
+    refuses (then its message is the catalogue's, made on its route)."""
+    from irscale.measures.engine_calls import EvalContext
+    from irscale.measures.names import parse_measures
+    from irscale.measures.plan import plan_trec
+    from irscale.measures.trec_plain import plain_plan, plain_reading, plain_request
+    from irscale.measures.trec_reading import is_trec_eval_name, trec_eval_reading
+
+    plain = 0
+    for name in _spellings():
+        found = plain_request(name, compat)
+        if found is None:
+            continue
+        plain += 1
+        requests = parse_measures([name], compat=compat)
+        assert [(r.family, r.params, r.requested) for r in found] == \
+            [(r.family, r.params, r.requested) for r in requests], name
+        assert all(r.relevance_level is None and r.cutoff is None and not r.condensed
+                   and not r.conditional for r in requests), name
+        assert is_trec_eval_name(name), name
+        for n in (0, 1000):
+            context = EvalContext(compat=compat, num_docs_in_coll=n)
+            planned = plain_plan(found, compat, n)
+            assert planned is None or planned == plan_trec(requests, context), (name, n)
+    assert plain > 60
+    groups = [["P", "map", "P.7", "P.5"], ["official", "P.7", "map_cut_5"],
+              ["all_trec", "P.5", "P.7", "success_1"], ["set", "utility"],
+              ["map", "P.5,10", "ndcg_cut.10", "P_10"], ["runid", "num_q", "runid"],
+              ["all_trec", "relstring", "P_5", "recall.7,9"], ["official", "P@10"]]
+    for names in groups:
+        for per_query in (False, True):
+            read = plain_reading(names, compat, per_query)
+            if read is None:
+                continue
+            import irscale.measures.trec_reading as reading
+
+            original = reading.plain_reading
+            reading.plain_reading = lambda *_: None  # the catalogue's route
+            try:
+                assert read == trec_eval_reading(names, compat=compat, per_query=per_query)
+            finally:
+                reading.plain_reading = original
+            requests = parse_measures(read, compat=compat)
+            from irscale.measures.trec_plain import plain_requests
+
+            assert plain_plan(plain_requests(read, compat), compat, 0) == \
+                plan_trec(requests, EvalContext(compat=compat)), names
+
+
+@pytest.mark.parametrize("name", ["P@10", "mapp", "P.x", "P.5,map", "P.05", "P.5,5", "map.5",
+                                  "qrels_jg", "P_avgjg", "iprec_at_recall_0.10", "", " map",
+                                  "P. 5", "rbp.95", "P." + "9" * 19])
+def test_a_name_the_plain_path_leaves_is_the_catalogues(name):
+    """A name the plain path does not read goes to the catalogue, which reads it or
+    refuses it with its message (the plain path makes none)."""
+    from irscale.measures.trec_plain import plain_reading, plain_request
+
+    assert plain_request(name, 9) is None and plain_reading(["map", name], 9, False) is None
