@@ -439,7 +439,7 @@ def _spellings() -> list[str]:
              "iprec_at_recall_0.10", "iprec_at_recall.0.1", "Rprec_mult.0.5", "P_avgjg",
              "P_avgjg.5", "utility.2,-1,0,0", "rbp.95", "ndcg.1=3", "P. 5", " map", "",
              "ntcir:map", "P_" + "9" * 20, "P." + "9" * 19, "P.9223372036854775807"]
-    for family in _manifest.TREC_PLAIN["specs"]:
+    for family in _manifest.TREC_FAMILIES:
         names += [family, f"{family}.5,10", f"{family}.7", f"{family}_10", f"{family}_1.5"]
     return names
 
@@ -459,14 +459,17 @@ def test_the_plain_names_data_are_the_catalogues():
     declares now: a family whose declaration changes (here its default cut-offs) makes the
     rendered manifest differ from the file, so that the test above names the command."""
     from irscale.measures.base import TREC_FAMILIES, Cutoffs
+    from irscale.measures.trec_plain import AGGREGATE, CUTOFFS
 
     generator = _generator()
     assert _manifest.TREC_PLAIN == generator._trec_plain()
+    fields = _manifest.TREC_PLAIN["fields"]
+    assert (fields.index("cutoffs"), fields.index("aggregate")) == (CUTOFFS, AGGREGATE)
     family = TREC_FAMILIES["P"]
     original = family.params
     object.__setattr__(family, "params", Cutoffs(5, 10))
     try:
-        assert generator._trec_plain()["families"]["P"]["call"][0] == (5, 10)
+        assert generator._trec_plain()["families"]["P"][0] == (5, 10)
         assert _manifest.TREC_PLAIN != generator._trec_plain()
     finally:
         object.__setattr__(family, "params", original)

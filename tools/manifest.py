@@ -178,15 +178,15 @@ def _eval_path() -> dict[str, Any]:
 
 def _trec_plain() -> dict[str, Any]:
     """What :mod:`irscale.measures.trec_plain` reads and plans trec_eval's names with,
-    without the catalogue: trec_eval's tables and nicknames (``9``, ``10``), the values
-    trec_eval 10's ``-c`` clears, every family of
-    :data:`~irscale.measures.base.TREC_FAMILIES` in its order with the kind of its parameters
-    (``cutoffs``, ``floats`` or ``other``: the output names such as ``P_10`` are read by
-    them), and each family read so (``families``): one whose name the catalogue reads as
-    trec_eval's family alone under both tables, with its engine call on the default
-    parameters, whether it takes cut-offs as the engine names them (``P.5,10``), whether its
-    labels are the engine's names, its labels on the defaults by table, and how its columns
-    are summarised."""
+    without the catalogue: trec_eval's tables and nicknames (``9``, ``10``), the labels whose
+    values trec_eval 10's ``-c`` clears, the families whose parameters are cut-offs or
+    numbers (``specs``: the output names such as ``P_10`` are read by them), and each family
+    read so (``families``, with the fields of ``fields``): one whose name the catalogue
+    reads as trec_eval's family alone under both tables, with its engine call on the
+    default parameters, whether it takes cut-offs as the engine names them (``P.5,10``), its
+    labels on the defaults where they are not the engine's names (``None``: the engine's;
+    the same under both tables, or a :class:`RuntimeError`), and how its columns are
+    summarised."""
     from irscale.core.kernels import output_names, trec_family_kinds
     from irscale.measures.base import PLACEHOLDER_CLEARED, TREC_FAMILIES, Cutoffs, Floats
     from irscale.measures.names import _trec_request, known_measure
@@ -199,36 +199,45 @@ def _trec_plain() -> dict[str, Any]:
     )
 
     specs: dict[str, str] = {}
-    families: dict[str, dict[str, Any]] = {}
+    families: dict[str, tuple[Any, ...]] = {}
     for name in TREC_FAMILIES:
         family = TREC_FAMILIES[name]
         spec = family.params
-        specs[name] = ("cutoffs" if isinstance(spec, Cutoffs)
-                       else "floats" if isinstance(spec, Floats) else "other")
+        if isinstance(spec, (Cutoffs, Floats)):
+            specs[name] = "cutoffs" if isinstance(spec, Cutoffs) else "floats"
         native = family.native
         if native is None or any(known_measure(name, compat=compat) != [_trec_request(name)]
                                  for compat in (9, 10)):
             continue
         call = native.call(name, spec.default)
         engine_labels = native.label is engine_name
-        families[name] = {
-            "call": (call.ints, call.floats, call.gains, call.ideal),
-            "cutoffs": (specs[name] == "cutoffs" and engine_labels
-                        and native.ints is native.floats is native.gains is None
-                        and trec_family_kinds()[name] == {"ints"}),
-            "engine_labels": engine_labels,
-            "labels": {compat: tuple(native.labels(name, spec.default, output_names(
-                call.family, ints=call.ints, floats=call.floats, gains=call.gains,
-                compat=compat))) for compat in (9, 10)},
-            "value_type": family.value_type, "aggregate": family.aggregate,
-            "per_query": family.per_query, "missing_value": family.missing_value}
+        labels = {tuple(native.labels(name, spec.default, output_names(
+            call.family, ints=call.ints, floats=call.floats, gains=call.gains,
+            compat=compat))) for compat in (9, 10)}
+        if len(labels) != 1:
+            raise RuntimeError(f"{name}: its labels differ by trec_eval's version")
+        families[name] = (
+            call.ints, call.floats, call.gains, call.ideal,
+            (specs.get(name) == "cutoffs" and engine_labels
+             and native.ints is native.floats is native.gains is None
+             and trec_family_kinds()[name] == {"ints"}),
+            None if engine_labels else labels.pop(),
+            family.value_type, family.aggregate, family.per_query, family.missing_value)
     return {"tables": {9: TREC_MEASURES, 10: TREC10_MEASURES},
             "nicknames": {9: NICKNAMES, 10: NICKNAMES10},
-            "cleared": PLACEHOLDER_CLEARED, "specs": specs, "families": families}
+            "cleared": PLACEHOLDER_CLEARED, "specs": specs,
+            "fields": ("ints", "floats", "gains", "ideal", "cutoffs", "labels", "value_type",
+                       "aggregate", "per_query", "missing_value"),
+            "families": families}
 
 
 #: The parts of the manifest whose texts are long (written narrower, within the line length).
-WIDE = ("HELP: dict[str, dict]", "BINDING_REFUSES: dict[str, tuple | None]")
+WIDE = ("HELP: dict[str, dict]", "BINDING_REFUSES: dict[str, tuple | None]",
+        "TREC_PLAIN: dict")
+#: The parts written with as many items of a sequence on a line as fit (the help's texts,
+#: the families' fields), within the line length and the length of a module
+#: (tests/test_layers.py).
+COMPACT = ("HELP: dict[str, dict]", "TREC_PLAIN: dict")
 #: The subcommands whose ``--help`` alone is shown from the manifest (the trec_eval path's).
 HELP_COMMANDS = ("eval",)
 
@@ -288,7 +297,7 @@ def render() -> str:
          "What ``--help`` of these subcommands shows (``irscale eval --help``: a parser "
          "built from this, irscale.cli.parser.parser_of_help, without the declarations)",
          _help()),
-        ("TREC_PLAIN: dict[str, dict]",
+        ("TREC_PLAIN: dict",
          "trec_eval's names read and planned without the catalogue "
          "(irscale.measures.trec_plain): its tables and nicknames by version, the names "
          "whose values its 10's -c clears, the kind of each family's parameters, and the "
@@ -300,7 +309,8 @@ def render() -> str:
         comment = textwrap.fill(f"{doc}.", 92, initial_indent="#: ", subsequent_indent="#: ")
         # the help's long texts: each line within the line length, after the name
         width = 92 if name not in WIDE else 100 - len(f"{name} = ")
-        text += f"{comment}\n{name} = {pprint.pformat(value, width=width, sort_dicts=False)}\n"
+        shown = pprint.pformat(value, width=width, sort_dicts=False, compact=name in COMPACT)
+        text += f"{comment}\n{name} = {shown}\n"
     return text
 
 

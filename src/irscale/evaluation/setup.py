@@ -37,7 +37,9 @@ class EvaluationSetup:
 
     options: RankingOptions
     context: EvalContext
-    requests: tuple[MeasureRequest | PlainRequest, ...]
+    #: (those of plain names, :class:`~irscale.measures.trec_plain.PlainRequest`, on the
+    #: path of trec_eval's text: :func:`irscale.evaluation.trec_text.trec_eval_text`)
+    requests: tuple[MeasureRequest, ...]
 
 
 @trec_eval_keywords

@@ -110,7 +110,10 @@ def _planned(measures: MeasureNames, trec: TrecEvalKeywords, cache: Any
         plan = None if requests is None else plain_plan(requests, context.compat,
                                                          context.num_docs_in_coll)
         if requests is not None and plan is not None:
-            return EvaluationSetup(options, context, tuple(requests)), plan
+            # the plain requests stand for the catalogue's where this path reads them
+            setup = EvaluationSetup(options, context,
+                                    tuple(requests))  # type: ignore[arg-type]
+            return setup, plan
     from ..measures.plan import plan_trec
 
     setup = evaluation_setup(measures, **trec)

@@ -11,6 +11,9 @@ from __future__ import annotations
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.records import record
 
+#: The output index of a column without engine output (``runid``: the run's name).
+NO_OUTPUT = -1
+
 
 @record
 class EvalContext:
@@ -43,4 +46,4 @@ class EngineCall:
     ideal: bool
 
 
-__all__ = ["EngineCall", "EvalContext"]
+__all__ = ["NO_OUTPUT", "EngineCall", "EvalContext"]

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from ..errors import MeasureError
 from .base import Family, MeasureRequest, table_order
+from .engine_calls import NO_OUTPUT
 from .names import is_trec_request
-from .plan import NO_OUTPUT
 
 
 def ordered_requests(requests: Sequence[MeasureRequest], compat: int = 9

@@ -14,16 +14,13 @@ records are those of the plan read from the manifest too
 from __future__ import annotations
 
 from ..core.records import record
-from .engine_calls import EngineCall, EvalContext
+from .engine_calls import NO_OUTPUT, EngineCall, EvalContext
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
     from .base import MeasureRequest
-
-#: The output index of a column without engine output (``runid``: the run's name).
-NO_OUTPUT = -1
 
 __all__ = ["NO_OUTPUT", "EngineCall", "PlannedColumn", "TrecPlan", "plan_trec"]
 

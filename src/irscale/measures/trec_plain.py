@@ -24,15 +24,21 @@ from __future__ import annotations
 
 from .._manifest import TREC_PLAIN
 from ..core.records import record
-from .engine_calls import EngineCall
-from .plan import NO_OUTPUT, PlannedColumn, TrecPlan
+from .engine_calls import NO_OUTPUT, EngineCall
+from .plan import PlannedColumn, TrecPlan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
     from typing import Any
 
-FAMILIES: dict[str, dict[str, Any]] = TREC_PLAIN["families"]
+#: The families read so → their fields (the manifest's ``TREC_PLAIN["fields"]``): the
+#: engine call on the defaults (``ints``, ``floats``, ``gains``, ``ideal``), whether the
+#: family takes cut-offs as the engine names them, its labels on the defaults (``None``:
+#: the engine's names), ``value_type``, ``aggregate``, ``per_query``, ``missing_value``.
+FAMILIES: dict[str, tuple[Any, ...]] = TREC_PLAIN["families"]
+#: The index of the field ``cutoffs`` and of ``aggregate`` of :data:`FAMILIES`' entries.
+CUTOFFS, AGGREGATE = 4, 7
 #: The largest cut-off the catalogue reads (:class:`irscale.measures.base.Cutoffs`).
 MOST = 2**63 - 1
 
@@ -77,16 +83,16 @@ def plain_request(name: str, compat: int) -> list[PlainRequest] | None:
         return [PlainRequest(name, None, name)]
     family, dot, params = name.partition(".")
     if dot:
-        if family not in FAMILIES or not FAMILIES[family]["cutoffs"]:
+        if family not in FAMILIES or not FAMILIES[family][CUTOFFS]:
             return None
         cutoffs = plain_cutoffs(params)
         return None if cutoffs is None else [PlainRequest(family, cutoffs, name)]
     specs: dict[str, str] = TREC_PLAIN["specs"]
     for family in sorted(specs, key=len, reverse=True):  # P_10: the longest name first
-        if name.startswith(family + "_") and specs[family] != "other":
+        if name.startswith(family + "_"):
             cutoffs = plain_cutoffs(name[len(family) + 1:])
             if (cutoffs is None or len(cutoffs) != 1 or family not in FAMILIES
-                    or not FAMILIES[family]["cutoffs"]):
+                    or not FAMILIES[family][CUTOFFS]):
                 return None
             return [PlainRequest(family, cutoffs, name)]
     return None
@@ -131,7 +137,7 @@ def plain_reading(names: Sequence[str], compat: int, per_query: bool) -> list[st
         elif name in nicknames and any(member in first for member in nicknames[name]):
             items = [first.get(member, member) for member in nicknames[name]
                      if member in first or per_query
-                     or FAMILIES[member]["aggregate"] != "none"]
+                     or FAMILIES[member][AGGREGATE] != "none"]
         else:
             items = [name]
         for item in items:
@@ -161,31 +167,30 @@ def plain_plan(requests: Sequence[PlainRequest], compat: int, num_docs_in_coll: 
     columns: list[PlannedColumn] = []
     seen: set[str] = set()
     for request in sorted(requests, key=order):
-        family = FAMILIES[request.family]
-        ints, floats, gains, ideal = family["call"]
+        (ints, floats, gains, ideal, _, labels, value_type, aggregate, per_query,
+         missing_value) = FAMILIES[request.family]
         call = EngineCall(request.family, ints if request.params is None else request.params,
                           floats, gains, ideal)
-        if family["engine_labels"]:
+        if labels is None:  # the engine's names
             printed = output_names(call.family, ints=call.ints, floats=call.floats,
                                    gains=call.gains, compat=compat,
                                    num_docs_in_coll=num_docs_in_coll)
         elif num_docs_in_coll == 0:
-            printed = list(family["labels"][compat])
+            printed = list(labels)
         else:
             return None
         new = [(output, label) for output, label in enumerate(printed) if label not in seen]
         seen.update(label for _, label in new)
-        if not printed and family["aggregate"] == "runid" and request.family not in seen:
+        if not printed and aggregate == "runid" and request.family not in seen:
             seen.add(request.family)
             new.append((NO_OUTPUT, request.family))
         if not new:
             continue
         index = calls.setdefault(call, len(calls))
         columns.extend(PlannedColumn(
-            index, output, label, family["value_type"], family["aggregate"],
-            family["per_query"],
+            index, output, label, value_type, aggregate, per_query,
             None if output == NO_OUTPUT or not (label in cleared or label.startswith("unj"))
-            else family["missing_value"]) for output, label in new)
+            else missing_value) for output, label in new)
     return TrecPlan(tuple(calls), tuple(columns))
 
 
