@@ -466,8 +466,11 @@ _MODULES_SCRIPT = textwrap.dedent("""
 #: and the default context's module), to 58 (46 for ``-m map``, 51 for the default
 #: measures); trec_eval's names read and planned from the manifest's data
 #: (:mod:`irscale.measures.trec_plain`: not the catalogue's registry, parameters, name
-#: grammar and families' modules), to 40 for each. One pin per command line.
-TREC_EVAL_PATH_MODULES = {"map": 40, "official": 40, "options": 40}
+#: grammar and families' modules), to 40 for each; the run field of the trec format's
+#: lines and the sniffing of ranx's JSON where the path reads them
+#: (:mod:`irscale.io.native_files`, :mod:`irscale.io.call_inputs`: not
+#: :mod:`irscale.io.formats`), to 39. One pin per command line.
+TREC_EVAL_PATH_MODULES = {"map": 39, "official": 39, "options": 39}
 #: How many irscale modules ``irscale eval --help`` loads (pinned as above): 35, then 10,
 #: its parser built from the manifest's data (:data:`irscale._manifest.HELP`,
 #: :func:`irscale.cli.parser.parser_of_help`) without the declarations of its options.
@@ -508,7 +511,7 @@ TREC_EVAL_PATH_UNLOADED = ("irscale.core.binding", "irscale.measures.ir_measures
                            "irscale.measures.base", "irscale.measures.params",
                            "irscale.measures.names", "irscale.measures.native",
                            "irscale.measures.layout", "irscale.measures.trec_table",
-                           "irscale.measures.trec")
+                           "irscale.measures.trec", "irscale.io.formats")
 
 
 def _modules(argv: list[str], cwd) -> dict:

@@ -71,7 +71,7 @@ EVAL = EVAL_START | {
     "irscale.cli.outputs", "irscale.core.budget", "irscale.core.edge_switch",
     "irscale.core.kernels", "irscale.core.numbers", "irscale.core.run_names",
     "irscale.evaluation.setup", "irscale.evaluation.trec_text",
-    "irscale.io.formats", "irscale.io.naming", "irscale.io.native_files",
+    "irscale.io.naming", "irscale.io.native_files",
     "irscale.io.native_inputs",
     "irscale.measures", "irscale.measures.engine_calls", "irscale.measures.plan",
     "irscale.measures.trec_plain", "irscale.measures.trec_reading"}

@@ -22,8 +22,7 @@ from __future__ import annotations
 import warnings
 
 from ..core.options import EXPECTED, check_run_names
-from ..io.formats import declare_trec_text, run_suffixes
-from ..io.native_files import RunNote, judge_batch
+from ..io.native_files import RunNote, declare_trec_text, judge_batch, run_suffixes
 from ..io.native_inputs import NativeInputs, native_inputs, read_source
 from ..measures.trec_plain import plain_plan, plain_requests
 from .options import trec_eval_keywords, trec_eval_options

@@ -2,9 +2,10 @@
 :class:`CallInputs`, built by :func:`irscale.io.sources.call_inputs`) compared with its
 outputs by resolved path and inode (:func:`check_not_input`, :func:`check_folder_inputs`;
 ``docs/errors.md``, rule 4); run files named twice refused (:func:`check_distinct`), and a
-folder or glob pattern told from a file (:func:`expands`), without the readers
-(:mod:`irscale.io.sources`, which re-exports both): the command line of trec_eval's
-measures checks its runs so and hands the files to the engine."""
+folder or glob pattern told from a file (:func:`expands`), and ranx's JSON from TREC text
+(:func:`is_ranx_json`), without the readers (:mod:`irscale.io.sources`, which re-exports
+both): the command line of trec_eval's measures checks its runs so and hands the files to
+the engine."""
 
 from __future__ import annotations
 
@@ -180,3 +181,45 @@ def check_folder_inputs(folder: PathLike, inputs: Iterable[Any] | CallInputs, *,
                             "--force)", path=name)
 
 
+#: The endings of the name of a ranx JSON file.
+RANX_JSON_SUFFIXES = (".json", ".json.gz")
+#: How many bytes of a regular file :func:`is_ranx_json` looks at for its first brace.
+_SNIFF = 4096
+
+
+def ranx_json_name(path: str) -> bool:
+    """Whether the file name ``path`` ends as ranx's JSON files do (``.json``,
+    ``.json.gz``; any case)."""
+    return path.lower().endswith(RANX_JSON_SUFFIXES)
+
+
+def is_ranx_json(source: object) -> bool:
+    """Whether ``source`` (a path or bytes) is read as ranx's JSON (module documentation):
+    a name ending in ``.json`` or ``.json.gz``, or a first byte that is not white space
+    ``{`` in bytes or in a regular file that is not gzip-compressed (a pipe is read once,
+    by its reader: it is taken for TREC text unless its name says JSON; an unreadable file
+    is not JSON: its reader says why)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _opens_object(bytes(source[:_SNIFF]))
+    if not isinstance(source, (str, os.PathLike)):
+        return False
+    path = os.fspath(source)
+    if isinstance(path, bytes) or path == "-":
+        return False
+    if ranx_json_name(path):
+        return True
+    if not os.path.isfile(path):
+        return False
+    from .files import read_file
+
+    try:
+        head = read_file(path, _SNIFF)
+    except OSError:
+        return False
+    return _opens_object(head)
+
+
+def _opens_object(head: bytes) -> bool:
+    """Whether ``head``'s first byte that is not white space (after a UTF-8 byte order
+    mark) is ``{``."""
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")

@@ -1,15 +1,15 @@
 """Names of the formats of results (one vocabulary, :data:`FORMATS`, and the subset each
 kind of result writes, the measure catalogue's included) and of the image files of a
 scale (:mod:`irscale.scales.stream`), in a module of their own so that the command line
-can offer and check them without loading the writers; and the run field of the trec
-format's lines (:func:`run_suffixes`). Declares no option (``--format`` is
-:data:`irscale.cli.common_params.FORMAT`): the readers of runs and trec_eval's text use
-it without loading the declarations."""
+can offer and check them without loading the writers. Declares no option (``--format`` is
+:data:`irscale.cli.common_params.FORMAT`). The run field of the trec format's lines is
+:func:`irscale.io.native_files.run_suffixes`, the sniffing of ranx's JSON
+:func:`irscale.io.call_inputs.is_ranx_json`: trec_eval's text of TREC files uses them
+without loading this module."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 from ..errors import ParameterError, shown
 
@@ -80,80 +80,3 @@ def image_format(path: str | os.PathLike[str], option: str = "path") -> ImageFor
             f"in .parquet or .pq) or CSV (.csv), got {suffix or 'no extension'!r} (--format "
             "csv prints the CSV on standard output)")
     return SUFFIXES[suffix]
-
-
-def run_suffixes(runs: Sequence[str]) -> list[bytes]:
-    """What ends every trec-format line of each run, before the newline: nothing for one
-    run (trec_eval's output), ``b"\\t" + run`` for several. A run name with a tab or a line
-    break cannot be written so: :class:`ParameterError`."""
-    if len(runs) < 2:
-        return [b""] * len(runs)
-    for run in runs:
-        if any(c in run for c in "\t\n\r"):
-            raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
-                                 "name the runs of the trec format (rename the run)")
-    return [b"\t" + run.encode() for run in runs]
-
-
-def declare_trec_text(text: bytes) -> None:
-    """Declare to the guard on text (:func:`irscale.core.numbers.check_text`) what the
-    trec format ``text`` writes on purpose: trec_eval's ``-nan`` (its 0/0), and its
-    identifiers, the topic (second field), the run of several runs' lines (fourth) and the
-    ``runid`` line's value, read from the text only when the guard finds such a word."""
-    from ..core.numbers import declare_words, identifiers
-
-    def fields() -> list[str]:
-        found = []
-        for line in text.decode("utf-8", "replace").splitlines():
-            parts = line.split("\t")
-            found.extend(parts[1::2])  # the topic, and the run of several runs' lines
-            if parts[0].rstrip() == "runid" and len(parts) > 2:
-                found.append(parts[2])
-        return found
-
-    declare_words("-nan")
-    identifiers(fields)
-
-
-#: The endings of the name of a ranx JSON file.
-RANX_JSON_SUFFIXES = (".json", ".json.gz")
-#: How many bytes of a regular file :func:`is_ranx_json` looks at for its first brace.
-_SNIFF = 4096
-
-
-def ranx_json_name(path: str) -> bool:
-    """Whether the file name ``path`` ends as ranx's JSON files do (``.json``,
-    ``.json.gz``; any case)."""
-    return path.lower().endswith(RANX_JSON_SUFFIXES)
-
-
-def is_ranx_json(source: object) -> bool:
-    """Whether ``source`` (a path or bytes) is read as ranx's JSON (module documentation):
-    a name ending in ``.json`` or ``.json.gz``, or a first byte that is not white space
-    ``{`` in bytes or in a regular file that is not gzip-compressed (a pipe is read once,
-    by its reader: it is taken for TREC text unless its name says JSON; an unreadable file
-    is not JSON: its reader says why)."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _opens_object(bytes(source[:_SNIFF]))
-    if not isinstance(source, (str, os.PathLike)):
-        return False
-    path = os.fspath(source)
-    if isinstance(path, bytes) or path == "-":
-        return False
-    if ranx_json_name(path):
-        return True
-    if not os.path.isfile(path):
-        return False
-    from .files import read_file
-
-    try:
-        head = read_file(path, _SNIFF)
-    except OSError:
-        return False
-    return _opens_object(head)
-
-
-def _opens_object(head: bytes) -> bool:
-    """Whether ``head``'s first byte that is not white space (after a UTF-8 byte order
-    mark) is ``{``."""
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")

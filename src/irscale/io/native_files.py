@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from .. import _engine
 from ..core.options import RankingOptions
 from ..core.records import record, replace
-from ..errors import DuplicateError, EmptyInputError
+from ..errors import DuplicateError, EmptyInputError, ParameterError
 from .files import (
     PathLike,
     check_readable,
@@ -149,4 +149,38 @@ def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, s
     raise engine_error(error) from None
 
 
-__all__ = ["RunNote", "judge_batch", "raise_read_error", "trec_file", "warn_run"]
+def run_suffixes(runs: Sequence[str]) -> list[bytes]:
+    """What ends every trec-format line of each run, before the newline: nothing for one
+    run (trec_eval's output), ``b"\\t" + run`` for several. A run name with a tab or a line
+    break cannot be written so: :class:`ParameterError`."""
+    if len(runs) < 2:
+        return [b""] * len(runs)
+    for run in runs:
+        if any(c in run for c in "\t\n\r"):
+            raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
+                                 "name the runs of the trec format (rename the run)")
+    return [b"\t" + run.encode() for run in runs]
+
+
+def declare_trec_text(text: bytes) -> None:
+    """Declare to the guard on text (:func:`irscale.core.numbers.check_text`) what the
+    trec format ``text`` writes on purpose: trec_eval's ``-nan`` (its 0/0), and its
+    identifiers, the topic (second field), the run of several runs' lines (fourth) and the
+    ``runid`` line's value, read from the text only when the guard finds such a word."""
+    from ..core.numbers import declare_words, identifiers
+
+    def fields() -> list[str]:
+        found = []
+        for line in text.decode("utf-8", "replace").splitlines():
+            parts = line.split("\t")
+            found.extend(parts[1::2])  # the topic, and the run of several runs' lines
+            if parts[0].rstrip() == "runid" and len(parts) > 2:
+                found.append(parts[2])
+        return found
+
+    declare_words("-nan")
+    identifiers(fields)
+
+
+__all__ = ["RunNote", "declare_trec_text", "judge_batch", "raise_read_error", "run_suffixes",
+           "trec_file", "warn_run"]

@@ -39,8 +39,8 @@ from ..core.extras import irds_name as is_irds  # (io.irds reads the datasets)
 from ..core.options import RankingOptions
 from ..core.records import record, replace
 from ..errors import IrscaleError
+from .call_inputs import is_ranx_json
 from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
-from .formats import is_ranx_json
 from .naming import NamedFiles, file_names, files_names
 from .native_files import RunNote, trec_file
 

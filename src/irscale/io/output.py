@@ -39,7 +39,8 @@ from ..core.numbers import (
     json_text,
 )
 from ..errors import ParameterError
-from .formats import OUTPUT_FORMATS, run_suffixes
+from .formats import OUTPUT_FORMATS
+from .native_files import run_suffixes
 from .table import engine_values
 
 if TYPE_CHECKING:  # pragma: no cover

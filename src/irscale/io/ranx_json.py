@@ -42,8 +42,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InputFormatError
+from .call_inputs import RANX_JSON_SUFFIXES, is_ranx_json, ranx_json_name
 from .files import PathLike, check_text, display_name, read_input
-from .formats import RANX_JSON_SUFFIXES, is_ranx_json, ranx_json_name
 from .json_input import parse_json
 
 TYPE_CHECKING = False

@@ -43,14 +43,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ..core.extras import PYARROW
 from ..core.records import replace
 from ..errors import EmptyInputError, InputError, ParameterError, about
-from .call_inputs import CallInputs, InputFile, check_distinct, expands
+from .call_inputs import CallInputs, InputFile, check_distinct, expands, is_ranx_json
 from .files import (
     access_error,
     describe,
     is_parquet,
     is_stdio,
 )
-from .formats import is_ranx_json
 from .irds import is_irds
 
 TYPE_CHECKING = False
