@@ -29,7 +29,7 @@ from .plan import PlannedColumn, TrecPlan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 #: The families read so → their fields (the manifest's ``TREC_PLAIN["fields"]``): the
@@ -127,6 +127,16 @@ def plain_reading(names: Sequence[str], compat: int, per_query: bool) -> list[st
         family, dot, _ = name.partition(".")
         if dot and family in table:
             first.setdefault(family, name)
+    return read_in_order(names, table, nicknames, first, lambda member: (
+        member in first or per_query or FAMILIES[member][AGGREGATE] != "none"))
+
+
+def read_in_order(names: Sequence[str], table: Any, nicknames: Any, first: dict[str, str],
+                  kept: Callable[[str], bool]) -> list[str]:
+    """The names trec_eval reads of ``names``, in order, each once: a family of ``table``
+    as ``first`` names it (its first ``family.cut-offs``), a nickname holding such a family
+    replaced by its members that ``kept`` keeps (named, or printing a summary, or every one
+    with ``-q``), any other name as it is."""
     read: list[str] = []
     for name in names:
         family, dot, _ = name.partition(".")
@@ -135,9 +145,7 @@ def plain_reading(names: Sequence[str], compat: int, per_query: bool) -> list[st
         elif name in table:
             items = [first.get(name, name)]
         elif name in nicknames and any(member in first for member in nicknames[name]):
-            items = [first.get(member, member) for member in nicknames[name]
-                     if member in first or per_query
-                     or FAMILIES[member][AGGREGATE] != "none"]
+            items = [first.get(member, member) for member in nicknames[name] if kept(member)]
         else:
             items = [name]
         for item in items:

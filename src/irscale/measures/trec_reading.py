@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from ..errors import MeasureError
-from .trec_plain import plain_reading, plain_request
+from .trec_plain import plain_reading, plain_request, read_in_order
 
 
 def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
@@ -62,23 +62,9 @@ def trec_eval_reading(names: Sequence[str], *, compat: int = 9,
     table = (*(TREC10_MEASURES if compat == 10 else TREC_MEASURES), *AVERAGED_JG)
     nicknames = {**(NICKNAMES10 if compat == 10 else NICKNAMES), "qrels_jg": QRELS_JG}
     first = _first_named(names, table, compat)
-    read: list[str] = []
-    for name in names:
-        family, dot, _ = name.partition(".")
-        if dot and family in table:
-            items = [first[family]]
-        elif name in table:
-            items = [first.get(name, name)]
-        elif name in nicknames and any(member in first for member in nicknames[name]):
-            items = [first.get(member, member) for member in nicknames[name]
-                     if member in first or per_query or member in AVERAGED_JG
-                     or TREC_FAMILIES[member].aggregate != "none"]
-        else:
-            items = [name]
-        for item in items:
-            if item not in read:
-                read.append(item)
-    return read
+    return read_in_order(names, table, nicknames, first, lambda member: (
+        member in first or per_query or member in AVERAGED_JG
+        or TREC_FAMILIES[member].aggregate != "none"))
 
 
 def _first_named(names: Sequence[str], table: Sequence[str], compat: int
